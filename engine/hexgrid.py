@@ -1,0 +1,101 @@
+"""Shared hex-grid geometry for both boards.
+
+Both games live on a hexagonal grid addressed by axial coordinates (x, y).
+A board is a fixed set of points; each point gets a dense index 0..N-1 in the
+game's canonical order.  Everything else (neighbours, rays) is precomputed
+once per board, so the rules modules do only table look-ups.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+
+@dataclass(frozen=True)
+class HexBoard:
+    """A set of points on an axial hex grid with precomputed adjacency and rays.
+
+    ``directions`` are the six unit steps; index d and index d ^ 1 are opposite.
+    ``rays[i][d]`` lists the points met walking from point i in direction d,
+    in order, until the walk leaves the board (a ``blocked`` point ends a ray
+    without being part of it: TZAAR's central hole).
+    """
+
+    coords: tuple[tuple[int, int], ...]
+    names: tuple[str, ...]
+    directions: tuple[tuple[int, int], ...]
+    blocked: frozenset = frozenset()
+
+    def __post_init__(self) -> None:
+        index = {xy: i for i, xy in enumerate(self.coords)}
+        neighbours = []
+        rays = []
+        for (x, y) in self.coords:
+            cell_neighbours = []
+            cell_rays = []
+            for dx, dy in self.directions:
+                ray = []
+                cx, cy = x + dx, y + dy
+                while (cx, cy) in index:
+                    ray.append(index[(cx, cy)])
+                    cx, cy = cx + dx, cy + dy
+                cell_rays.append(tuple(ray))
+                if ray and self.coords[ray[0]] == (x + dx, y + dy):
+                    cell_neighbours.append(ray[0])
+            neighbours.append(tuple(cell_neighbours))
+            rays.append(tuple(cell_rays))
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "neighbours", tuple(neighbours))
+        object.__setattr__(self, "rays", tuple(rays))
+        object.__setattr__(self, "by_name", {n: i for i, n in enumerate(self.names)})
+
+    @property
+    def size(self) -> int:
+        return len(self.coords)
+
+    def parse_point(self, text: str) -> int:
+        """Point index for a name such as ``D3`` (case-insensitive); ValueError if none."""
+        i = self.by_name.get(text.strip().upper())
+        if i is None:
+            raise ValueError(f"no such point: {text!r}")
+        return i
+
+
+def make_board(points: Iterable[tuple[int, int, str]],
+               directions: Sequence[tuple[int, int]]) -> HexBoard:
+    pts = list(points)
+    return HexBoard(coords=tuple((x, y) for x, y, _ in pts),
+                    names=tuple(n for _, _, n in pts),
+                    directions=tuple(directions))
+
+
+COLUMNS = "ABCDEFGHIJK"
+
+# DVONN: columns A-K (c = 0..10), rows 1-5 (r = 0..4); neighbours (c±1, r),
+# (c, r±1), (c+1, r+1), (c-1, r-1).  Canonical order: row 1 A..I, row 2 A..J,
+# row 3 A..K, row 4 B..K, row 5 C..K (49 points).
+DVONN_DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))
+DVONN_BOARD = make_board(
+    ((c, r, f"{COLUMNS[c]}{r + 1}")
+     for r in range(5) for c in range(max(0, r - 2), min(10, r + 8) + 1)),
+    DVONN_DIRECTIONS)
+
+# TZAAR: columns A-I, x = column - 4 (-4..4); y runs -4..4 with |x+y| <= 4; the
+# number of a point counts up from the lower end of its column.  (0, 0) = E5 is
+# the hole: it is not a point, so rays stop there.  Directions as LittleGolem's
+# axial system: (±1, 0), (0, ±1), (+1, -1), (-1, +1).  Canonical order: column
+# by column A..I, each bottom to top, the hole skipped (60 points).
+TZAAR_DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+
+
+def _tzaar_points():
+    for x in range(-4, 5):
+        low = max(-4, -4 - x)
+        high = min(4, 4 - x)
+        for y in range(low, high + 1):
+            if (x, y) != (0, 0):
+                yield x, y, f"{COLUMNS[x + 4]}{y - low + 1}"
+
+
+TZAAR_BOARD = make_board(_tzaar_points(), TZAAR_DIRECTIONS)
+TZAAR_HOLE_NAME = "E5"
