@@ -1,0 +1,344 @@
+"""DVONN rules (ruleset dvonn-standard-v1): the authority for every move played.
+
+State: one string per point, the stack bottom-to-top ('W' white, 'B' black,
+'R' red; '' empty), the number of placements made and the side to act.
+Moves are small tuples: ('place', -1, point), ('move', from, to), ('pass', -1, -1).
+"""
+from __future__ import annotations
+
+import re
+from typing import NamedTuple, Optional
+
+from .hexgrid import DVONN_BOARD as BOARD
+from .rules import BLACK, WHITE, BadPosition, GameBase, IllegalMove
+
+PIECES_PER_SIDE = 23
+RED_PIECES = 3
+POINTS = BOARD.size  # 49
+COLOUR_PIECE = ("W", "B")
+
+
+class Move(NamedTuple):
+    kind: str  # 'place' | 'move' | 'pass'
+    src: int
+    dst: int
+
+
+PASS = Move("pass", -1, -1)
+_MOVE_RE = re.compile(r"^([A-K][1-5])\s*-?\s*([A-K][1-5])$")
+_NEIGHBOURS = BOARD.neighbours
+_RAYS = BOARD.rays
+_NAMES = BOARD.names
+
+
+def placement_colour(k: int) -> str:
+    """Piece placed by placement number k (0-based): three reds, then Black first."""
+    if k < RED_PIECES:
+        return "R"
+    return COLOUR_PIECE[k % 2]
+
+
+def placement_side(k: int) -> int:
+    """Who makes placement k: White on even numbers, so White also makes the 49th."""
+    return WHITE if k % 2 == 0 else BLACK
+
+
+class DvonnGame(GameBase[Move]):
+    name = "dvonn"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cells: list[str] = [""] * POINTS
+        self.placed = 0
+        self.side = WHITE
+        self.over = False
+
+    # --- queries ---------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        return "placement" if self.placed < POINTS else "movement"
+
+    def is_surrounded(self, point: int) -> bool:
+        neighbours = _NEIGHBOURS[point]
+        cells = self.cells
+        return len(neighbours) == 6 and all(cells[n] for n in neighbours)
+
+    def stack_moves(self, side: int) -> list[Move]:
+        """Every stack move of `side` (placement over), ignoring whose turn it is."""
+        cells = self.cells
+        piece = COLOUR_PIECE[side]
+        moves = []
+        for src, stack in enumerate(cells):
+            if not stack or stack[-1] != piece or self.is_surrounded(src):
+                continue
+            height = len(stack)
+            for ray in _RAYS[src]:
+                if len(ray) >= height and cells[ray[height - 1]]:
+                    moves.append(Move("move", src, ray[height - 1]))
+        return moves
+
+    def has_stack_move(self, side: int) -> bool:
+        cells = self.cells
+        piece = COLOUR_PIECE[side]
+        for src, stack in enumerate(cells):
+            if not stack or stack[-1] != piece or self.is_surrounded(src):
+                continue
+            height = len(stack)
+            for ray in _RAYS[src]:
+                if len(ray) >= height and cells[ray[height - 1]]:
+                    return True
+        return False
+
+    def legal_moves(self) -> list[Move]:
+        if self.over:
+            return []
+        if self.placed < POINTS:
+            return [Move("place", -1, p) for p, s in enumerate(self.cells) if not s]
+        moves = self.stack_moves(self.side)
+        return moves if moves else [PASS]
+
+    def scores(self) -> tuple[int, int]:
+        """Heights of all white-topped and black-topped stacks."""
+        white = black = 0
+        for stack in self.cells:
+            if stack:
+                if stack[-1] == "W":
+                    white += len(stack)
+                elif stack[-1] == "B":
+                    black += len(stack)
+        return white, black
+
+    def result(self) -> Optional[str]:
+        """GTP-style result ('W+5', 'B+2', '0' for a draw) once the game is over."""
+        if not self.over:
+            return None
+        white, black = self.scores()
+        if white == black:
+            return "0"
+        return f"W+{white - black}" if white > black else f"B+{black - white}"
+
+    @property
+    def reason(self) -> Optional[str]:
+        return "neither side can move" if self.over else None
+
+    # --- move text -------------------------------------------------------
+    def move_text(self, move: Move) -> str:
+        if move.kind == "place":
+            return _NAMES[move.dst]
+        if move.kind == "move":
+            return f"{_NAMES[move.src]}-{_NAMES[move.dst]}"
+        return "pass"
+
+    def parse_move(self, text: str) -> Move:
+        t = text.strip().upper()
+        if t == "PASS":
+            return PASS
+        m = _MOVE_RE.match(t)
+        if m:
+            return Move("move", BOARD.parse_point(m.group(1)), BOARD.parse_point(m.group(2)))
+        try:
+            return Move("place", -1, BOARD.parse_point(t))
+        except ValueError:
+            raise IllegalMove(f"cannot read {text!r} as a DVONN move "
+                              "(a point like D3, a stack move like E3-F3, or pass)") from None
+
+    # --- legality --------------------------------------------------------
+    def check_move(self, move: Move) -> None:
+        if self.over:
+            raise IllegalMove("the game is over")
+        if self.placed < POINTS:
+            self._check_placement(move)
+        else:
+            self._check_stack_move(move)
+
+    def _check_placement(self, move: Move) -> None:
+        if move.kind != "place":
+            raise IllegalMove("placement phase: place a piece on an empty point (e.g. D3)")
+        if self.cells[move.dst]:
+            raise IllegalMove(f"{_NAMES[move.dst]} is occupied")
+
+    def _check_stack_move(self, move: Move) -> None:
+        if move.kind == "place":
+            raise IllegalMove("all 49 pieces are placed: move a stack (e.g. E3-F3) or pass")
+        if move.kind == "pass":
+            if self.has_stack_move(self.side):
+                raise IllegalMove("you may pass only when you have no stack move")
+            return
+        src, dst = move.src, move.dst
+        stack = self.cells[src]
+        text = self.move_text(move)
+        if not stack:
+            raise IllegalMove(f"{text}: {_NAMES[src]} is empty")
+        if stack[-1] == "R":
+            raise IllegalMove(f"{text}: a lone red piece cannot move")
+        if stack[-1] != COLOUR_PIECE[self.side]:
+            raise IllegalMove(f"{text}: the stack on {_NAMES[src]} is not yours")
+        if self.is_surrounded(src):
+            raise IllegalMove(f"{text}: {_NAMES[src]} is surrounded on all six sides")
+        height = len(stack)
+        for ray in _RAYS[src]:
+            if dst in ray:
+                distance = ray.index(dst) + 1
+                if distance != height:
+                    raise IllegalMove(f"{text}: a stack of height {height} moves exactly "
+                                      f"{height} point{'s' if height > 1 else ''}, not {distance}")
+                if not self.cells[dst]:
+                    raise IllegalMove(f"{text}: {_NAMES[dst]} is empty; a stack must land on a stack")
+                return
+        raise IllegalMove(f"{text}: {_NAMES[dst]} is not in a straight line from {_NAMES[src]}")
+
+    # --- make / unmake ---------------------------------------------------
+    def _apply(self, move: Move) -> object:
+        before = (self.side, self.over)
+        removed: list[tuple[int, str]] = []
+        moved_height = 0
+        cells = self.cells
+        if move.kind == "place":
+            cells[move.dst] = placement_colour(self.placed)
+            self.placed += 1
+            self.side = placement_side(self.placed) if self.placed < POINTS else WHITE
+        else:
+            if move.kind == "move":
+                moved_height = len(cells[move.src])
+                cells[move.dst] += cells[move.src]
+                cells[move.src] = ""
+                removed = self._remove_disconnected()
+            self.side ^= 1
+        self._update_over()
+        return before, removed, moved_height
+
+    def _revert(self, move: Move, undo: object) -> None:
+        (side, over), removed, moved_height = undo
+        cells = self.cells
+        for point, stack in removed:
+            cells[point] = stack
+        if move.kind == "place":
+            cells[move.dst] = ""
+            self.placed -= 1
+        elif move.kind == "move":
+            landed = cells[move.dst]
+            cells[move.src] = landed[-moved_height:]
+            cells[move.dst] = landed[:-moved_height]
+        self.side, self.over = side, over
+
+    def _remove_disconnected(self) -> list[tuple[int, str]]:
+        """Remove every stack with no path of occupied points to a red piece."""
+        cells = self.cells
+        frontier = [p for p, s in enumerate(cells) if "R" in s]
+        reached = set(frontier)
+        while frontier:
+            p = frontier.pop()
+            for n in _NEIGHBOURS[p]:
+                if cells[n] and n not in reached:
+                    reached.add(n)
+                    frontier.append(n)
+        removed = [(p, s) for p, s in enumerate(cells) if s and p not in reached]
+        for p, _ in removed:
+            cells[p] = ""
+        return removed
+
+    def _update_over(self) -> None:
+        self.over = (self.placed == POINTS
+                     and not self.has_stack_move(self.side)
+                     and not self.has_stack_move(self.side ^ 1))
+
+    # --- position string ---------------------------------------------------
+    def position(self) -> str:
+        """`dvonn <side> <phase> <row1>/<row2>/.../<row5>`; see protocol.md."""
+        rows = []
+        start = 0
+        for length in ROW_LENGTHS:
+            rows.append(",".join(s or "-" for s in self.cells[start:start + length]))
+            start += length
+        phase = "place" if self.placed < POINTS else "move"
+        return f"dvonn {'wb'[self.side]} {phase} {'/'.join(rows)}"
+
+    @classmethod
+    def from_position(cls, text: str) -> "DvonnGame":
+        fields = text.split()
+        if len(fields) != 4 or fields[0].lower() != "dvonn":
+            raise BadPosition("expected: dvonn <w|b> <place|move> <five rows of points>")
+        _, side_text, phase, board = fields
+        if side_text not in ("w", "b"):
+            raise BadPosition(f"side must be w or b, not {side_text!r}")
+        if phase not in ("place", "move"):
+            raise BadPosition(f"phase must be place or move, not {phase!r}")
+        rows = board.split("/")
+        if [len(r.split(",")) for r in rows] != list(ROW_LENGTHS):
+            raise BadPosition("the board needs five rows of 9, 10, 11, 10 and 9 points "
+                              "separated by '/', points separated by ','")
+        cells = []
+        for token in ",".join(rows).split(","):
+            if token == "-":
+                cells.append("")
+            elif token and set(token) <= set("WBR"):
+                cells.append(token)
+            else:
+                raise BadPosition(f"bad point {token!r}: '-' or a stack of W, B and R bottom to top")
+        game = cls()
+        game.cells = cells
+        game.side = WHITE if side_text == "w" else BLACK
+        pieces = "".join(cells)
+        counts = {p: pieces.count(p) for p in "WBR"}
+        if phase == "place":
+            game._check_placement_position(counts)
+        else:
+            game._check_movement_position(counts)
+        game._update_over()
+        return game
+
+    def _check_placement_position(self, counts: dict) -> None:
+        placed = sum(counts.values())
+        if any(len(s) > 1 for s in self.cells):
+            raise BadPosition("no stacks exist before all 49 pieces are placed")
+        if placed >= POINTS:
+            raise BadPosition("a full board is in the move phase")
+        expected = {p: 0 for p in "WBR"}
+        for k in range(placed):
+            expected[placement_colour(k)] += 1
+        if counts != expected:
+            raise BadPosition(f"after {placed} placements the board holds "
+                              f"{expected['R']} red, {expected['W']} white and {expected['B']} black")
+        if self.side != placement_side(placed):
+            raise BadPosition(f"placement {placed + 1} is {'White' if placed % 2 == 0 else 'Black'}'s")
+        self.placed = placed
+
+    def _check_movement_position(self, counts: dict) -> None:
+        if counts["R"] != RED_PIECES:
+            raise BadPosition("red pieces are never removed: the move phase has all three")
+        if counts["W"] > PIECES_PER_SIDE or counts["B"] > PIECES_PER_SIDE:
+            raise BadPosition("each side has at most 23 pieces")
+        self.placed = POINTS
+        if self._remove_disconnected():
+            raise BadPosition("every stack must be connected to a red piece")
+
+    # --- display -------------------------------------------------------------
+    def board_text(self) -> str:
+        """A hex drawing, row 5 on top; each point shows top colour and height.
+
+        Every row names its first and last point; 'W3' is a white-topped stack
+        of three, '*' marks a stack holding a red piece under its top.
+        """
+        lines = []
+        start = 0
+        rows = []
+        for length in ROW_LENGTHS:
+            rows.append((start, length))
+            start += length
+        for r in reversed(range(5)):
+            start, length = rows[r]
+            body = "".join(f"{_stack_label(s):>4}" for s in self.cells[start:start + length])
+            span = f"{_NAMES[start]}-{_NAMES[start + length - 1]}"
+            lines.append(f"{' ' * (abs(r - 2) * 2)}{body}".ljust(50) + span)
+        return "\n".join(lines)
+
+
+ROW_LENGTHS = (9, 10, 11, 10, 9)
+
+
+def _stack_label(stack: str) -> str:
+    """'.' for empty; top letter plus height ('W3'); an R in the stack is marked '*'."""
+    if not stack:
+        return "."
+    label = f"{stack[-1]}{len(stack)}"
+    return label + "*" if "R" in stack[:-1] else label

@@ -1,0 +1,84 @@
+"""GTP version 2 framing only: reading command lines and writing replies.
+
+Knows nothing about games.  Follows the GTP 2 spec: control characters
+other than HT and LF are dropped, HT becomes a space, '#' starts a comment,
+blank lines get no reply, an optional numeric id is echoed, and every reply
+ends with an empty line.  Lines that are too long or not UTF-8 still get a
+reply (an error) so a client never waits forever.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import BinaryIO, Iterator, Optional
+
+MAX_LINE_BYTES = 65536
+_CONTROL = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f]")
+_ID = re.compile(r"^(\d+)(?:\s+|$)")
+
+
+@dataclass
+class Command:
+    id: Optional[str]
+    name: str
+    args: list[str]
+    error: Optional[str] = None  # set when the line could not be read as a command
+
+
+def _clean(raw: bytes) -> bytes:
+    raw = raw.split(b"#", 1)[0]
+    raw = _CONTROL.sub(b"", raw.replace(b"\t", b" "))
+    return raw.strip()
+
+
+def parse_line(raw: bytes) -> Optional[Command]:
+    """One command from one raw line (without its LF); None for a line that gets no reply."""
+    raw = _clean(raw)
+    if not raw:
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
+        m = _ID.match(text)
+        return Command(m.group(1) if m else None, "", [], "command is not valid UTF-8")
+    cid = None
+    m = _ID.match(text)
+    if m:
+        cid, text = m.group(1), text[m.end():]
+    words = text.split()
+    if not words:
+        return Command(cid, "", [], "missing command name after the id")
+    return Command(cid, words[0], words[1:])
+
+
+def read_commands(stream: BinaryIO) -> Iterator[Command]:
+    """Commands from a byte stream until EOF; overlong lines become error commands."""
+    while True:
+        raw = stream.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            while True:  # throw the rest of the line away, in bounded pieces
+                rest = stream.readline(MAX_LINE_BYTES)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            m = _ID.match(_clean(raw[:32]).decode("latin-1"))
+            yield Command(m.group(1) if m else None, "", [],
+                          f"line longer than {MAX_LINE_BYTES} bytes")
+            continue
+        command = parse_line(raw.rstrip(b"\n"))
+        if command is not None:
+            yield command
+
+
+def format_reply(cid: Optional[str], ok: bool, text: str) -> str:
+    """'=id text' or '?id text', ended by an empty line; a multi-line text starts on a new line."""
+    head = ("=" if ok else "?") + (cid or "")
+    text = "\n".join(line.rstrip() for line in text.strip("\n").split("\n")) if text else ""
+    text = re.sub(r"\n\s*\n", "\n", text)  # an empty line would end the reply early
+    if not text:
+        return head + "\n\n"
+    if "\n" in text:
+        return f"{head}\n{text}\n\n"
+    return f"{head} {text}\n\n"

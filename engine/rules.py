@@ -1,0 +1,82 @@
+"""What both games' rules modules share: errors, colours, the undo stack."""
+from __future__ import annotations
+
+from typing import Generic, Hashable, TypeVar
+
+WHITE, BLACK = 0, 1
+COLOUR_NAMES = ("white", "black")
+COLOUR_LETTERS = ("w", "b")
+
+M = TypeVar("M", bound=Hashable)
+
+
+class IllegalMove(ValueError):
+    """A move that the rules do not allow here; the message says why."""
+
+
+class BadPosition(ValueError):
+    """A position string that cannot describe a reachable game state."""
+
+
+def parse_colour(text: str) -> int:
+    """'w', 'white', 'b', 'black' (any case) to WHITE/BLACK."""
+    t = text.strip().lower()
+    if t in ("w", "white"):
+        return WHITE
+    if t in ("b", "black"):
+        return BLACK
+    raise ValueError(f"not a colour: {text!r} (expected w, white, b or black)")
+
+
+class GameBase(Generic[M]):
+    """python-chess style: legal_moves / push / pop over an explicit history.
+
+    Subclasses keep their own state and implement _apply/_revert; the
+    history holds (move, undo record) pairs so pop is exact.
+    """
+
+    name: str = ""
+
+    def __init__(self) -> None:
+        self.history: list[tuple[M, object]] = []
+
+    # --- to implement -------------------------------------------------
+    def legal_moves(self) -> list[M]:
+        raise NotImplementedError
+
+    def check_move(self, move: M) -> None:
+        """Raise IllegalMove with the reason unless move is legal now."""
+        raise NotImplementedError
+
+    def parse_move(self, text: str) -> M:
+        raise NotImplementedError
+
+    def move_text(self, move: M) -> str:
+        raise NotImplementedError
+
+    def _apply(self, move: M) -> object:
+        raise NotImplementedError
+
+    def _revert(self, move: M, undo: object) -> None:
+        raise NotImplementedError
+
+    # --- shared ----------------------------------------------------------
+    def push(self, move: M) -> None:
+        """Play a move already known to be legal (see check_move)."""
+        self.history.append((move, self._apply(move)))
+
+    def pop(self) -> M:
+        move, undo = self.history.pop()
+        self._revert(move, undo)
+        return move
+
+    def play_text(self, text: str) -> M:
+        """Parse, check and play one move given in text; return it."""
+        move = self.parse_move(text)
+        self.check_move(move)
+        self.push(move)
+        return move
+
+    @property
+    def ply(self) -> int:
+        return len(self.history)

@@ -1,0 +1,399 @@
+"""TZAAR rules (ruleset tzaar-standard-2016-v1): the authority for every turn played.
+
+State: one string per point, the stack bottom-to-top ('a' Tzaar, 'b' Tzarra,
+'c' Tott for White; 'A', 'B', 'C' for Black; '' empty), the side to act and
+whether White's single-capture opening turn is still to come.  A move is a
+whole turn: a tuple of one or two actions ('capture'|'stack'|'pass', from, to).
+"""
+from __future__ import annotations
+
+import re
+from typing import NamedTuple, Optional
+
+from .hexgrid import TZAAR_BOARD as BOARD
+from .openings import STOCK, fixed_opening
+from .rules import BLACK, WHITE, BadPosition, GameBase, IllegalMove
+
+POINTS = BOARD.size  # 60
+TYPE_NAMES = {"a": "Tzaar", "b": "Tzarra", "c": "Tott"}
+PIECES = "abcABC"
+_RAYS = BOARD.rays
+_NAMES = BOARD.names
+_COLUMN_LENGTHS = (5, 6, 7, 8, 8, 8, 7, 6, 5)
+
+
+def colour_of(piece: str) -> int:
+    return WHITE if piece.islower() else BLACK
+
+
+class Action(NamedTuple):
+    kind: str  # 'capture' | 'stack' | 'pass'
+    src: int
+    dst: int
+
+
+PASS = Action("pass", -1, -1)
+Turn = tuple  # of Action: one (opening turn, game-ending first capture) or two
+_ACTION_RE = re.compile(r"^([A-I][1-9])\s*([X+:-])\s*([A-I][1-9])$")
+
+
+class TzaarGame(GameBase[Turn]):
+    name = "tzaar"
+
+    def __init__(self, opening: Optional[list[str]] = None) -> None:
+        super().__init__()
+        self.cells: list[str] = list(opening) if opening is not None else fixed_opening()
+        self.side = WHITE
+        self.opening_turn = True  # White's first turn: a single capture
+        self.winner: Optional[int] = None
+        self.reason: Optional[str] = None
+        self.tops = {p: 0 for p in PIECES}
+        for stack in self.cells:
+            if stack:
+                self.tops[stack[-1]] += 1
+
+    # --- queries ---------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def phase(self) -> str:
+        return "opening" if self.opening_turn else "turn"
+
+    def _first_stacks(self, src: int):
+        """The first stack met along each of the six lines from src."""
+        cells = self.cells
+        for ray in _RAYS[src]:
+            for p in ray:
+                if cells[p]:
+                    yield p
+                    break
+
+    def captures(self, side: int) -> list[Action]:
+        cells = self.cells
+        moves = []
+        for src, stack in enumerate(cells):
+            if stack and colour_of(stack[-1]) == side:
+                height = len(stack)
+                for dst in self._first_stacks(src):
+                    target = cells[dst]
+                    if colour_of(target[-1]) != side and len(target) <= height:
+                        moves.append(Action("capture", src, dst))
+        return moves
+
+    def has_capture(self, side: int) -> bool:
+        cells = self.cells
+        for src, stack in enumerate(cells):
+            if stack and colour_of(stack[-1]) == side:
+                height = len(stack)
+                for dst in self._first_stacks(src):
+                    target = cells[dst]
+                    if colour_of(target[-1]) != side and len(target) <= height:
+                        return True
+        return False
+
+    def second_actions(self, side: int) -> list[Action]:
+        """Captures, then stackings, then pass: every second action of a turn."""
+        cells = self.cells
+        captures, stacks = [], []
+        for src, stack in enumerate(cells):
+            if stack and colour_of(stack[-1]) == side:
+                height = len(stack)
+                for dst in self._first_stacks(src):
+                    target = cells[dst]
+                    if colour_of(target[-1]) == side:
+                        stacks.append(Action("stack", src, dst))
+                    elif len(target) <= height:
+                        captures.append(Action("capture", src, dst))
+        return captures + stacks + [PASS]
+
+    def legal_moves(self) -> list[Turn]:
+        if self.over:
+            return []
+        side = self.side
+        firsts = self.captures(side)
+        if self.opening_turn:
+            return [(a,) for a in firsts]
+        turns = []
+        for first in firsts:
+            undo = self._do_action(first)
+            if self.over:
+                turns.append((first,))
+            else:
+                turns.extend((first, second) for second in self.second_actions(side))
+            self._undo_action(first, undo)
+        return turns
+
+    def result(self) -> Optional[str]:
+        """'W+' or 'B+' once the game is over (TZAAR has no draws and no margin)."""
+        if self.winner is None:
+            return None
+        return "W+" if self.winner == WHITE else "B+"
+
+    def visible_counts(self) -> dict[str, int]:
+        return dict(self.tops)
+
+    # --- actions ------------------------------------------------------------
+    def _do_action(self, action: Action) -> tuple:
+        """Apply one action and decide an immediate loss; return the undo record."""
+        undo = (self.winner, self.reason)
+        if action.kind == "pass":
+            return undo + ("",)
+        cells, tops = self.cells, self.tops
+        mover, target = cells[action.src], cells[action.dst]
+        tops[target[-1]] -= 1
+        if action.kind == "capture":
+            cells[action.dst] = mover
+        else:
+            tops[mover[-1]] -= 1
+            cells[action.dst] = target + mover
+            tops[mover[-1]] += 1
+        cells[action.src] = ""
+        if tops[target[-1]] == 0:
+            loser = colour_of(target[-1])
+            self.winner = loser ^ 1
+            who = "White" if loser == WHITE else "Black"
+            self.reason = f"{who} has no {TYPE_NAMES[target[-1].lower()]} on top of a stack"
+        return undo + (target,)
+
+    def _undo_action(self, action: Action, undo: tuple) -> None:
+        self.winner, self.reason, target = undo
+        if action.kind == "pass":
+            return
+        cells, tops = self.cells, self.tops
+        landed = cells[action.dst]
+        if action.kind == "capture":
+            mover = landed
+        else:
+            mover = landed[len(target):]
+        tops[landed[-1]] -= 1
+        tops[mover[-1]] += 1
+        tops[target[-1]] += 1
+        cells[action.src] = mover
+        cells[action.dst] = target
+
+    # --- turns ---------------------------------------------------------------
+    def _apply(self, turn: Turn) -> object:
+        record = (self.side, self.opening_turn, self.winner, self.reason)
+        undos = [self._do_action(a) for a in turn]
+        self.opening_turn = False
+        if not self.over:
+            self.side ^= 1
+            if not self.has_capture(self.side):
+                self.winner = self.side ^ 1
+                who = "White" if self.side == WHITE else "Black"
+                self.reason = f"{who} has no capture at the start of the turn"
+        return record, undos
+
+    def _revert(self, turn: Turn, undo: object) -> None:
+        record, undos = undo
+        for action, action_undo in reversed(list(zip(turn, undos))):
+            self._undo_action(action, action_undo)
+        self.side, self.opening_turn, self.winner, self.reason = record
+
+    # --- text ---------------------------------------------------------------
+    def action_text(self, action: Action) -> str:
+        if action.kind == "pass":
+            return "pass"
+        sign = "x" if action.kind == "capture" else "+"
+        return f"{_NAMES[action.src]}{sign}{_NAMES[action.dst]}"
+
+    def move_text(self, turn: Turn) -> str:
+        return " ".join(self.action_text(a) for a in turn)
+
+    def parse_move(self, text: str) -> Turn:
+        """Read a turn: one or two actions separated by white space.
+
+        `x` marks a capture, `+` a stacking; `-` leaves the kind to the board
+        (LittleGolem style).  Kinds are checked against the board in check_move.
+        """
+        tokens = text.split()
+        if not 1 <= len(tokens) <= 2:
+            raise IllegalMove(f"cannot read {text!r} as a TZAAR turn: one or two actions "
+                              "such as 'G4xC6 F2+F1', 'G4xC6 pass' or 'G4xC6'")
+        return tuple(self._parse_action(t) for t in tokens)
+
+    def _parse_action(self, token: str) -> Action:
+        t = token.upper()
+        if t == "PASS":
+            return PASS
+        m = _ACTION_RE.match(t)
+        if not m:
+            raise IllegalMove(f"cannot read {token!r} as a TZAAR action "
+                              "(capture G4xC6, stack F2+F1, or pass)")
+        try:
+            src, dst = BOARD.parse_point(m.group(1)), BOARD.parse_point(m.group(3))
+        except ValueError as e:
+            raise IllegalMove(f"{token}: {e}") from None
+        kind = {"X": "capture", ":": "capture", "+": "stack", "-": "any"}[m.group(2)]
+        return Action(kind, src, dst)
+
+    # --- legality --------------------------------------------------------------
+    def check_move(self, turn: Turn) -> None:
+        """Check a whole turn; resolve '-' actions to capture or stack in place.
+
+        Raises IllegalMove; on success the turn is left in `self.checked_turn`
+        (with kinds resolved), which is what push must be given.
+        """
+        if self.over:
+            raise IllegalMove("the game is over")
+        resolved = []
+        undos = []
+        try:
+            for index, action in enumerate(turn):
+                if index == 0:
+                    action = self._check_first(action, len(turn))
+                else:
+                    if self.over:
+                        raise IllegalMove("the first capture ended the game: "
+                                          "the turn has no second action")
+                    action = self._check_second(action)
+                resolved.append(action)
+                undos.append(self._do_action(action))
+            if not self.over and not self.opening_turn and len(turn) == 1:
+                raise IllegalMove("a turn needs a second action after the capture: "
+                                  "a capture, a stacking or pass")
+        finally:
+            for action, undo in reversed(list(zip(resolved, undos))):
+                self._undo_action(action, undo)
+        self.checked_turn = tuple(resolved)
+
+    def play_text(self, text: str) -> Turn:
+        turn = self.parse_move(text)
+        self.check_move(turn)
+        self.push(self.checked_turn)
+        return self.checked_turn
+
+    def _check_first(self, action: Action, length: int) -> Action:
+        if self.opening_turn and length != 1:
+            raise IllegalMove("White's opening turn is a single capture")
+        if action.kind == "pass":
+            raise IllegalMove("the first action of a turn must be a capture; it cannot be passed")
+        action = self._check_line(action)
+        if action.kind != "capture":
+            raise IllegalMove(f"{self.action_text(action)}: the first action of a turn "
+                              "must be a capture")
+        return action
+
+    def _check_second(self, action: Action) -> Action:
+        if action.kind == "pass":
+            return action
+        return self._check_line(action)
+
+    def _check_line(self, action: Action) -> Action:
+        """Check one capture or stacking along a line; return it with its kind resolved."""
+        cells = self.cells
+        src, dst = action.src, action.dst
+        sign = {"capture": "x", "stack": "+"}.get(action.kind, "-")
+        text = f"{_NAMES[src]}{sign}{_NAMES[dst]}"
+        mover = cells[src]
+        if not mover:
+            raise IllegalMove(f"{text}: {_NAMES[src]} is empty")
+        if colour_of(mover[-1]) != self.side:
+            raise IllegalMove(f"{text}: the stack on {_NAMES[src]} is not yours")
+        for ray in _RAYS[src]:
+            if dst in ray:
+                between = ray[:ray.index(dst)]
+                if any(cells[p] for p in between):
+                    raise IllegalMove(f"{text}: a stack stands in the way; "
+                                      "only the first stack on a line can be reached")
+                break
+        else:
+            raise IllegalMove(f"{text}: {_NAMES[dst]} is not on a straight line from "
+                              f"{_NAMES[src]} without crossing the hole")
+        target = cells[dst]
+        if not target:
+            raise IllegalMove(f"{text}: {_NAMES[dst]} is empty; a move must end on a stack")
+        own = colour_of(target[-1]) == self.side
+        kind = action.kind if action.kind != "any" else ("stack" if own else "capture")
+        if kind == "capture":
+            if own:
+                raise IllegalMove(f"{text}: you cannot capture your own stack")
+            if len(target) > len(mover):
+                raise IllegalMove(f"{text}: a stack of height {len(mover)} cannot capture "
+                                  f"one of height {len(target)}")
+        elif not own:
+            raise IllegalMove(f"{text}: you can stack only onto your own stack")
+        return Action(kind, src, dst)
+
+    # --- position string ---------------------------------------------------------
+    def position(self) -> str:
+        """`tzaar <side> <opening|turn> <column A>/<column B>/.../<column I>`."""
+        columns, start = [], 0
+        for length in _COLUMN_LENGTHS:
+            columns.append(",".join(s or "-" for s in self.cells[start:start + length]))
+            start += length
+        return f"tzaar {'wb'[self.side]} {self.phase} {'/'.join(columns)}"
+
+    @classmethod
+    def from_position(cls, text: str) -> "TzaarGame":
+        fields = text.split()
+        if len(fields) != 4 or fields[0].lower() != "tzaar":
+            raise BadPosition("expected: tzaar <w|b> <opening|turn> <nine columns of points>")
+        _, side_text, phase, board = fields
+        if side_text not in ("w", "b"):
+            raise BadPosition(f"side must be w or b, not {side_text!r}")
+        if phase not in ("opening", "turn"):
+            raise BadPosition(f"phase must be opening or turn, not {phase!r}")
+        columns = board.split("/")
+        if [len(c.split(",")) for c in columns] != list(_COLUMN_LENGTHS):
+            raise BadPosition("the board needs nine columns of 5, 6, 7, 8, 8, 8, 7, 6 and 5 "
+                              "points (E without the hole) separated by '/', points by ','")
+        cells = []
+        for token in ",".join(columns).split(","):
+            if token == "-":
+                cells.append("")
+            elif token and set(token) <= set(PIECES) and (token.islower() or token.isupper()):
+                cells.append(token)
+            else:
+                raise BadPosition(f"bad point {token!r}: '-' or a one-colour stack of "
+                                  "a b c (White) or A B C (Black), bottom to top")
+        pieces = "".join(cells)
+        for p in PIECES:
+            if pieces.count(p) > STOCK.count(p):
+                raise BadPosition(f"too many {p!r} pieces: each side has 6 Tzaars, "
+                                  "9 Tzarras and 15 Totts")
+        if phase == "opening" and side_text != "w":
+            raise BadPosition("the opening turn is White's")
+        game = cls(cells)
+        game.side = WHITE if side_text == "w" else BLACK
+        game.opening_turn = phase == "opening"
+        game._decide_static_result()
+        return game
+
+    def _decide_static_result(self) -> None:
+        """A set-up position may already be decided: a missing type, or no capture."""
+        for side in (self.side ^ 1, self.side):
+            for piece in ("abc" if side == WHITE else "ABC"):
+                if self.tops[piece] == 0:
+                    who = "White" if side == WHITE else "Black"
+                    self.winner = side ^ 1
+                    self.reason = f"{who} has no {TYPE_NAMES[piece.lower()]} on top of a stack"
+                    return
+        if not self.has_capture(self.side):
+            who = "White" if self.side == WHITE else "Black"
+            self.winner = self.side ^ 1
+            self.reason = f"{who} has no capture at the start of the turn"
+
+    # --- display -------------------------------------------------------------
+    def board_text(self) -> str:
+        """Columns A..I drawn upright, number 1 at the bottom of each column.
+
+        Each point shows its top piece and height ('a2' = white Tzaar on a
+        stack of two); '()' is the hole.
+        """
+        grid = {}
+        for i, (x, y) in enumerate(BOARD.coords):
+            grid[(x, 2 * y + x)] = _stack_label(self.cells[i])
+        grid[(0, 0)] = "()"
+        lines = []
+        for v in range(8, -9, -1):
+            row = "".join(f"{grid.get((x, v), ''):^5}" for x in range(-4, 5))
+            lines.append(row.rstrip())
+        lines.append("".join(f"{c:^5}" for c in "ABCDEFGHI").rstrip())
+        return "\n".join(lines)
+
+
+def _stack_label(stack: str) -> str:
+    return f"{stack[-1]}{len(stack)}" if stack else "."

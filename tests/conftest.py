@@ -1,0 +1,68 @@
+"""Shared fixtures: the real engine process, and where the shared records live."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+
+
+def shared_dir(*parts: str) -> Path:
+    """A folder under ../shared, or skip the test saying why."""
+    path = SHARED.joinpath(*parts)
+    if not path.is_dir():
+        pytest.skip(f"{path} is absent (CI lays shared/ beside the repo)")
+    return path
+
+
+class EngineClient:
+    """Talks to the real engine over pipes, as a GUI or bridge would."""
+
+    def __init__(self, *args: str) -> None:
+        from pexpect.popen_spawn import PopenSpawn
+
+        self.child = PopenSpawn([sys.executable, "-m", "engine", *args], cwd=str(REPO),
+                                encoding="utf-8", timeout=60)
+
+    def send_raw(self, data: str) -> None:
+        self.child.send(data)
+
+    def read_reply(self) -> tuple[bool, str, str]:
+        """(ok, id, text) of the next reply; the text without the status prefix."""
+        self.child.expect(r"([=?])(\d*)( [^\n]*)?\n((?:[^\n]+\n)*)\n")
+        status, cid, first, rest = self.child.match.groups()
+        text = ((first or "")[1:] + ("\n" if first and rest else "") + rest).rstrip("\n")
+        return status == "=", cid, text
+
+    def ask(self, line: str) -> tuple[bool, str]:
+        self.send_raw(line + "\n")
+        ok, _, text = self.read_reply()
+        return ok, text
+
+    def ok(self, line: str) -> str:
+        ok, text = self.ask(line)
+        assert ok, f"{line!r} failed: {text}"
+        return text
+
+    def error(self, line: str) -> str:
+        ok, text = self.ask(line)
+        assert not ok, f"{line!r} should have failed but gave {text!r}"
+        return text
+
+    def close(self) -> int:
+        import pexpect
+
+        self.child.sendeof()
+        self.child.expect(pexpect.EOF)
+        return self.child.wait()
+
+
+@pytest.fixture
+def engine():
+    client = EngineClient()
+    yield client
+    if client.child.proc.poll() is None:
+        client.close()
