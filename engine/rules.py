@@ -80,3 +80,18 @@ class GameBase(Generic[M]):
     @property
     def ply(self) -> int:
         return len(self.history)
+
+
+def perft(game: GameBase, depth: int) -> int:
+    """Leaf count `depth` moves ahead (TZAAR: whole turns); the core must agree."""
+    if depth == 0:
+        return 1
+    moves = game.legal_moves()
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        game.push(move)
+        total += perft(game, depth - 1)
+        game.pop()
+    return total

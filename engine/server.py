@@ -10,11 +10,14 @@ import logging
 import sys
 from typing import Callable, Optional, TextIO
 
-from . import ENGINE_NAME, __version__, gtp
+from dataclasses import fields
+
+from . import ENGINE_NAME, __version__, core, gtp
+from .clock import Clock
 from .dvonn import DvonnGame
 from .openings import MASK64, random_opening
-from .player import choose_move
-from .rules import COLOUR_NAMES, BadPosition, IllegalMove, parse_colour
+from .rules import COLOUR_NAMES, BadPosition, IllegalMove, parse_colour, perft
+from .search import Options, Thought, think
 from .tzaar import TzaarGame
 
 log = logging.getLogger("engine")
@@ -41,7 +44,8 @@ def command(name: str):
 
 class Server:
     def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
+        self.options = Options(seed=seed)
+        self.clock = Clock()
         self.setup = ("dvonn", None)  # game name, TZAAR random seed (None = fixed)
         self.game = DvonnGame()
 
@@ -72,10 +76,10 @@ class Server:
             raise CommandError(f"illegal move: {e}") from None
         return game.move_text(move)
 
-    def genmove(self):
+    def think(self, limit_ms=None) -> Thought:
         if self.game.over:
             raise CommandError("the game is over")
-        return choose_move(self.game, self.seed)
+        return think(self.game, self.options, self.clock, limit_ms)
 
     def handle(self, cmd: gtp.Command) -> tuple[bool, str]:
         if cmd.error:
@@ -126,7 +130,9 @@ def cmd_name(server: Server, args: list[str]) -> str:
 @command("version")
 def cmd_version(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="version")
-    return f"{__version__} (python player)"
+    if core.AVAILABLE:
+        return f"{__version__} core=compiled"
+    return f"{__version__} core=unavailable ({core.UNAVAILABLE_REASON})"
 
 
 @command("known_command")
@@ -304,10 +310,11 @@ def cmd_genmove(server: Server, args: list[str]) -> str:
     arity(args, 0, 1, usage="genmove [colour]")
     if args:
         server.check_colour(args[0])
-    move = server.genmove()
-    server.game.check_move(move)
-    server.game.push(move)
-    return server.game.move_text(move)
+    side = server.game.side
+    thought = server.think()
+    server.game.push(thought.move)
+    server.clock.spend(side, thought.time_ms)
+    return server.game.move_text(thought.move)
 
 
 @command("reg_genmove")
@@ -315,7 +322,7 @@ def cmd_reg_genmove(server: Server, args: list[str]) -> str:
     arity(args, 0, 1, usage="reg_genmove [colour]")
     if args:
         server.check_colour(args[0])
-    return server.game.move_text(server.genmove())
+    return server.game.move_text(server.think().move)
 
 
 @command("legal_moves")
@@ -371,6 +378,118 @@ def cmd_final_score(server: Server, args: list[str]) -> str:
     if not server.game.over:
         raise CommandError("the game is not over")
     return server.game.result()
+
+
+# --- search, time and options ---------------------------------------------------------
+
+OPTION_RANGES = {
+    "threads": (1, 64), "hash": (1, 4096), "seed": (0, MASK64),
+    "movetime": (0, 86_400_000), "depth": (0, 99), "nodes": (0, 10 ** 15),
+}
+OPTION_CHOICES = {"player": ("core", "python"), "info": ("on", "off")}
+
+
+@command("option")
+def cmd_option(server: Server, args: list[str]) -> str:
+    options = server.options
+    if not args:
+        lines = []
+        for f in fields(options):
+            value = getattr(options, f.name)
+            if f.name in OPTION_RANGES:
+                low, high = OPTION_RANGES[f.name]
+                lines.append(f"{f.name} {value} int {low}..{high}")
+            else:
+                lines.append(f"{f.name} {value} choice {'|'.join(OPTION_CHOICES[f.name])}")
+        return "\n".join(lines)
+    arity(args, 2, usage="option [<name> <value>]")
+    name, value = args[0].lower(), args[1]
+    if name in OPTION_RANGES:
+        low, high = OPTION_RANGES[name]
+        if not value.isdigit() or not low <= int(value) <= high:
+            raise CommandError(f"bad value {value!r} for {name}: a whole number from {low} to {high}")
+        setattr(options, name, int(value))
+    elif name in OPTION_CHOICES:
+        if value.lower() not in OPTION_CHOICES[name]:
+            raise CommandError(f"bad value {value!r} for {name}: one of {', '.join(OPTION_CHOICES[name])}")
+        setattr(options, name, value.lower())
+    else:
+        raise CommandError(f"unknown option {args[0]!r}; 'option' lists them")
+    return ""
+
+
+def whole_number(text: str, what: str) -> int:
+    if not text.isdigit() or len(text) > 15:
+        raise CommandError(f"bad {what} {text!r}: a whole number")
+    return int(text)
+
+
+@command("time_settings")
+def cmd_time_settings(server: Server, args: list[str]) -> str:
+    arity(args, 3, usage="time_settings <main_time> <byo_yomi_time> <byo_yomi_stones>")
+    main, byo, stones = (whole_number(a, "time") for a in args)
+    if byo > 0 and stones == 0:  # GTP: no time limit
+        server.clock.set_game(None)
+    else:
+        server.clock.set_game(main * 1000.0, 0.0, byo * 1000.0, stones)
+    return ""
+
+
+@command("time_left")
+def cmd_time_left(server: Server, args: list[str]) -> str:
+    arity(args, 3, usage="time_left <colour> <seconds> <stones>")
+    try:
+        side = parse_colour(args[0])
+    except ValueError as e:
+        raise CommandError(str(e)) from None
+    seconds, stones = whole_number(args[1], "time"), whole_number(args[2], "stone count")
+    server.clock.set_left(side, seconds * 1000.0, stones)
+    return ""
+
+
+@command("time_control")
+def cmd_time_control(server: Server, args: list[str]) -> str:
+    usage = "time_control <game_ms> [<increment_ms>] | time_control off"
+    arity(args, 1, 2, usage=usage)
+    if args[0].lower() == "off" and len(args) == 1:
+        server.clock.set_game(None)
+        return ""
+    game_ms = whole_number(args[0], "game time")
+    increment = whole_number(args[1], "increment") if len(args) == 2 else 0
+    if game_ms == 0:
+        raise CommandError("the game time must be positive; 'time_control off' removes the clock")
+    server.clock.set_game(float(game_ms), float(increment))
+    return ""
+
+
+@command("perft")
+def cmd_perft(server: Server, args: list[str]) -> str:
+    arity(args, 1, 2, usage="perft <depth> [python|core]")
+    depth = whole_number(args[0], "depth")
+    if depth > 12:
+        raise CommandError("depth must be 12 or less")
+    which = args[1].lower() if len(args) == 2 else ("core" if core.AVAILABLE else "python")
+    game = server.game
+    if which == "python":
+        return str(perft(game, depth))
+    if which != "core":
+        raise CommandError(f"perft counts with python or core, not {args[1]!r}")
+    if not core.AVAILABLE:
+        raise CommandError(f"the compiled core is unavailable: {core.UNAVAILABLE_REASON}")
+    from .search import core_phase
+    return str(core.perft(game.name, game.cells, game.side, core_phase(game), depth))
+
+
+@command("analyze")
+def cmd_analyze(server: Server, args: list[str]) -> str:
+    arity(args, 0, 1, usage="analyze [<time_ms>]")
+    limit = float(whole_number(args[0], "time")) if args else None
+    thought = server.think(limit)
+    lines = [server.game.move_text(thought.move)]
+    if thought.score is not None:
+        lines += [f"score {thought.score}", f"depth {thought.depth}", f"nodes {thought.nodes}"]
+    lines += [f"time {int(thought.time_ms)}", "pv " + " ".join(thought.pv or [server.game.move_text(thought.move)])]
+    return "\n".join(lines)
 
 
 def main_loop(seed: int = 0, stdin=None, stdout: Optional[TextIO] = None) -> None:
