@@ -1,0 +1,30 @@
+/* Shared definitions for the compiled core (both games, search, TT). */
+#ifndef GIPF_COMMON_H
+#define GIPF_COMMON_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#define CORE_VERSION "0.1.0"
+
+/* Move = from | to << 6 | kind << 12; see CONTRACT.md. */
+#define MOVE_NONE 0u
+#define MOVE_PASS 0x2FFFu
+#define MOVE_FROM(m) ((int)((m) & 63u))
+#define MOVE_TO(m) ((int)(((m) >> 6) & 63u))
+#define MOVE_KIND(m) ((int)((m) >> 12))
+#define MAKE_MOVE(from, to, kind) ((uint32_t)(from) | (uint32_t)(to) << 6 | (uint32_t)(kind) << 12)
+
+static inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+static inline int ctz64(uint64_t x) { return __builtin_ctzll(x); }
+
+/* Deterministic key generator: Zobrist keys are the same in every run. */
+static inline uint64_t splitmix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+#endif

@@ -1,0 +1,153 @@
+#include "core_api.h"
+
+#include <pthread.h>
+#include <string.h>
+
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static TT g_tt;
+
+static void global_init(void)
+{
+    dv_global_init();
+#ifdef HAVE_TZAAR
+    tz_global_init();
+#endif
+}
+
+typedef union {
+    DvPos dv;
+#ifdef HAVE_TZAAR
+    TzPos tz;
+#endif
+} AnyPos;
+
+const char *core_version(void) { return CORE_VERSION; }
+
+int core_has_game(int game)
+{
+    if (game == CORE_GAME_DVONN) return 1;
+#ifdef HAVE_TZAAR
+    if (game == CORE_GAME_TZAAR) return 1;
+#endif
+    return 0;
+}
+
+int core_points(int game)
+{
+    return game == CORE_GAME_DVONN ? DV_POINTS : game == CORE_GAME_TZAAR ? 60 : -1;
+}
+
+static int make_pos(int game, AnyPos *p, const uint8_t *height, const uint8_t *top,
+                    const uint8_t *extra, int side, int phase)
+{
+    pthread_once(&g_once, global_init);
+    if (!core_has_game(game) || !height || !top) return -1;
+    if (game == CORE_GAME_DVONN) {
+        dv_init(&p->dv, height, top, extra, side, phase);
+        return 0;
+    }
+#ifdef HAVE_TZAAR
+    tz_init(&p->tz, height, top, extra, side, phase);
+    return 0;
+#else
+    return -1;
+#endif
+}
+
+int core_perft(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+               int side, int phase, int depth, uint64_t *out)
+{
+    AnyPos p;
+    if (depth < 0 || make_pos(game, &p, height, top, extra, side, phase)) return -1;
+#ifdef HAVE_TZAAR
+    if (game == CORE_GAME_TZAAR) { *out = tz_perft(&p.tz, depth); return 0; }
+#endif
+    *out = dv_perft(&p.dv, depth);
+    return 0;
+}
+
+int core_legal(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+               int side, int phase, uint32_t *moves)
+{
+    AnyPos p;
+    if (make_pos(game, &p, height, top, extra, side, phase)) return -1;
+#ifdef HAVE_TZAAR
+    if (game == CORE_GAME_TZAAR) return tz_gen(&p.tz, moves);
+#endif
+    return dv_gen(&p.dv, moves);
+}
+
+int core_eval(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+              int side, int phase, int *out)
+{
+    AnyPos p;
+    if (make_pos(game, &p, height, top, extra, side, phase)) return -1;
+#ifdef HAVE_TZAAR
+    if (game == CORE_GAME_TZAAR) { *out = tz_eval(&p.tz); return 0; }
+#endif
+    *out = dv_eval(&p.dv);
+    return 0;
+}
+
+#ifdef HAVE_TZAAR
+/* The turn's second action when the PV does not reach it (short or TT-cut PV). */
+static uint32_t tz_second_action(const TzPos *after, const SearchResult *res, const SearchParams *prm)
+{
+    uint32_t moves[TZ_MAX_MOVES];
+    int n = tz_gen(after, moves);
+    if (res->pvlen >= 2)
+        for (int i = 0; i < n; i++)
+            if (moves[i] == res->pv[1]) return moves[i];
+    SearchParams sub = *prm;
+    sub.time_ms = 0;
+    sub.nodes = 0;
+    sub.threads = 1;
+    sub.on_iteration = NULL;
+    sub.depth = res->depth > 2 ? res->depth - 1 : 1;
+    if (sub.depth > 3) sub.depth = 3;
+    SearchResult r2;
+    search_tz(after, &sub, &g_tt, &r2);
+    return r2.best;
+}
+#endif
+
+int core_search(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+                int side, int phase, const SearchParams *prm, int hash_mb,
+                SearchResult *res, uint32_t *turn, int *turnlen)
+{
+    AnyPos p;
+    if (make_pos(game, &p, height, top, extra, side, phase)) return -1;
+    pthread_mutex_lock(&g_lock);
+    int rc = tt_resize(&g_tt, hash_mb > 0 ? (size_t)hash_mb : 1);
+    if (rc == 0) {
+        *turnlen = 0;
+#ifdef HAVE_TZAAR
+        if (game == CORE_GAME_TZAAR) {
+            rc = search_tz(&p.tz, prm, &g_tt, res);
+            if (rc == 0 && res->best != MOVE_NONE) {
+                turn[(*turnlen)++] = res->best;
+                TzPos after = p.tz;
+                tz_play(&after, res->best);
+                if (tz_side(&after) == tz_side(&p.tz) && !tz_over(&after, NULL)) {
+                    uint32_t m2 = tz_second_action(&after, res, prm);
+                    if (m2 != MOVE_NONE) turn[(*turnlen)++] = m2;
+                }
+            }
+        } else
+#endif
+        {
+            rc = search_dv(&p.dv, prm, &g_tt, res);
+            if (rc == 0 && res->best != MOVE_NONE) turn[(*turnlen)++] = res->best;
+        }
+    }
+    pthread_mutex_unlock(&g_lock);
+    return rc;
+}
+
+void core_clear_hash(void)
+{
+    pthread_mutex_lock(&g_lock);
+    tt_clear(&g_tt);
+    pthread_mutex_unlock(&g_lock);
+}

@@ -1,0 +1,29 @@
+/* Flat C API used by the Python bindings (engine/_core_build.py, engine/core.py).
+ * Positions come in as per-point arrays in canonical order (CONTRACT.md).
+ * Games: 0 = DVONN, 1 = TZAAR.  Functions return < 0 on bad arguments. */
+#ifndef GIPF_CORE_API_H
+#define GIPF_CORE_API_H
+
+#include "search.h"
+
+#define CORE_GAME_DVONN 0
+#define CORE_GAME_TZAAR 1
+
+const char *core_version(void);
+int  core_has_game(int game);
+int  core_points(int game);
+int  core_perft(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+                int side, int phase, int depth, uint64_t *out);
+/* Legal actions now (count, or -1); moves needs room for 400. */
+int  core_legal(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+                int side, int phase, uint32_t *moves);
+int  core_eval(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+               int side, int phase, int *out);
+/* Search; turn[0..*turnlen) = actions the side to act plays now (TZAAR: the whole turn).
+ * One search at a time per process (serialised by a lock); the TT persists between calls. */
+int  core_search(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+                 int side, int phase, const SearchParams *prm, int hash_mb,
+                 SearchResult *res, uint32_t *turn, int *turnlen);
+void core_clear_hash(void);
+
+#endif

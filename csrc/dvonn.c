@@ -1,0 +1,375 @@
+/* DVONN: bitboard position, move generation, Zobrist hash, evaluation, perft. */
+#include "dvonn.h"
+
+#include <string.h>
+
+
+static uint64_t VALID, INNER, NCOL0, NCOL10;
+static int8_t BIT2IDX[64];
+static int8_t IDX2BIT[DV_POINTS];
+static uint8_t DIST[DV_BITS][DV_BITS];
+static uint64_t LAND[DV_BITS][11];     /* landing points at distance h (h <= 10) */
+static uint64_t NBR[DV_BITS];
+
+static const int DIRS[6][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, -1}};
+
+static int on_board(int c, int r)
+{
+    if (r < 0 || r > 4) return 0;
+    int lo = r - 2 > 0 ? r - 2 : 0, hi = r + 8 < 10 ? r + 8 : 10;
+    return c >= lo && c <= hi;
+}
+
+static int hex_dist(int c1, int r1, int c2, int r2)
+{
+    int dx = c1 - c2, dy = r1 - r2;
+    int ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+    if ((dx >= 0) == (dy >= 0)) return ax > ay ? ax : ay; /* same sign: diagonal (1,1) helps */
+    return ax + ay;
+}
+
+void dv_global_init(void)
+{
+    int idx = 0;
+    memset(BIT2IDX, -1, sizeof BIT2IDX);
+    VALID = INNER = 0;
+    uint64_t col0 = 0, col10 = 0;
+    for (int r = 0; r < 5; r++) {
+        col0 |= 1ull << (r * 11);
+        col10 |= 1ull << (r * 11 + 10);
+        for (int c = 0; c < 11; c++) {
+            if (!on_board(c, r)) continue;
+            int b = r * 11 + c;
+            VALID |= 1ull << b;
+            BIT2IDX[b] = (int8_t)idx;
+            IDX2BIT[idx++] = (int8_t)b;
+        }
+    }
+    NCOL0 = ~col0;
+    NCOL10 = ~col10;
+    for (int b = 0; b < DV_BITS; b++) {
+        int c = b % 11, r = b / 11;
+        NBR[b] = 0;
+        for (int h = 0; h <= 10; h++) LAND[b][h] = 0;
+        if (!on_board(c, r)) continue;
+        int n = 0;
+        for (int d = 0; d < 6; d++) {
+            if (on_board(c + DIRS[d][0], r + DIRS[d][1])) {
+                n++;
+                NBR[b] |= 1ull << ((r + DIRS[d][1]) * 11 + c + DIRS[d][0]);
+            }
+            for (int h = 1; h <= 10; h++) {
+                int cc = c + h * DIRS[d][0], rr = r + h * DIRS[d][1];
+                if (on_board(cc, rr)) LAND[b][h] |= 1ull << (rr * 11 + cc);
+            }
+        }
+        if (n == 6) INNER |= 1ull << b;
+        for (int b2 = 0; b2 < DV_BITS; b2++)
+            DIST[b][b2] = (uint8_t)hex_dist(c, r, b2 % 11, b2 / 11);
+    }
+}
+
+/* Cells adjacent to any cell of x (x itself included). */
+static inline uint64_t spread(uint64_t x)
+{
+    return (x | ((x << 1) & NCOL0) | ((x >> 1) & NCOL10) | (x << 11) | (x >> 11) |
+            ((x << 12) & NCOL0) | ((x >> 12) & NCOL10)) & VALID;
+}
+
+/* Occupied cells whose six neighbours all exist and are occupied. */
+static inline uint64_t surrounded(uint64_t occ)
+{
+    return occ & INNER & (occ >> 1) & (occ << 1) & (occ >> 11) & (occ << 11) &
+           (occ >> 12) & (occ << 12);
+}
+
+static inline uint64_t cell_key(int b, int h, int top, int red)
+{
+    return splitmix64((uint64_t)b | (uint64_t)h << 6 | (uint64_t)top << 13 |
+                      (uint64_t)red << 15 | 0xD7000000ull);
+}
+
+#define KEY_SIDE 0x5A17E5C0FFEE1234ull
+#define KEY_PHASE 0x0123FACEB00C4321ull
+
+static inline int top_of(const DvPos *p, uint64_t bit)
+{
+    return (p->col[0] & bit) ? 0 : (p->col[1] & bit) ? 1 : 2;
+}
+
+static inline uint64_t key_at(const DvPos *p, int b)
+{
+    uint64_t bit = 1ull << b;
+    return cell_key(b, p->height[b], top_of(p, bit), (p->red & bit) != 0);
+}
+
+void dv_init(DvPos *p, const uint8_t *height, const uint8_t *top,
+             const uint8_t *extra, int side, int phase)
+{
+    memset(p, 0, sizeof *p);
+    for (int i = 0; i < DV_POINTS; i++) {
+        int b = IDX2BIT[i];
+        if (!height[i]) continue;
+        uint64_t bit = 1ull << b;
+        p->occ |= bit;
+        p->height[b] = height[i];
+        if (top[i] < 2) p->col[top[i]] |= bit;
+        if (extra && extra[i]) p->red |= bit;
+        else if (top[i] == 2) p->red |= bit; /* a red top is a red piece */
+    }
+    p->phase = phase ? 1 : 0;
+    p->placed = (uint8_t)popcount64(p->occ);
+    /* In placement the mover follows from the count (placement k by White iff k even). */
+    p->side = p->phase ? (uint8_t)(side & 1) : (uint8_t)(p->placed & 1);
+    uint64_t h = 0;
+    for (uint64_t o = p->occ; o; o &= o - 1) h ^= key_at(p, ctz64(o));
+    if (p->side) h ^= KEY_SIDE;
+    if (p->phase) h ^= KEY_PHASE;
+    p->hash = h;
+}
+
+void dv_export(const DvPos *p, uint8_t *height, uint8_t *top, uint8_t *extra)
+{
+    for (int i = 0; i < DV_POINTS; i++) {
+        int b = IDX2BIT[i];
+        uint64_t bit = 1ull << b;
+        height[i] = p->height[b];
+        top[i] = (uint8_t)top_of(p, bit);
+        extra[i] = (p->red & bit) != 0;
+    }
+}
+
+int dv_side(const DvPos *p) { return p->side; }
+uint64_t dv_hash(const DvPos *p) { return p->hash; }
+
+/* Stack moves of side s; writes them if moves != NULL, returns the count. */
+static int gen_stack_moves(const DvPos *p, int s, uint32_t *moves)
+{
+    uint64_t mobile = p->col[s] & ~surrounded(p->occ);
+    int n = 0;
+    for (; mobile; mobile &= mobile - 1) {
+        int b = ctz64(mobile);
+        int h = p->height[b];
+        if (h > 10) continue;
+        uint64_t t = LAND[b][h] & p->occ;
+        if (!moves) { n += popcount64(t); continue; }
+        for (; t; t &= t - 1) moves[n++] = DV_MOVE(BIT2IDX[b], BIT2IDX[ctz64(t)]);
+    }
+    return n;
+}
+
+static int has_stack_move(const DvPos *p, int s)
+{
+    uint64_t mobile = p->col[s] & ~surrounded(p->occ);
+    for (; mobile; mobile &= mobile - 1) {
+        int b = ctz64(mobile);
+        int h = p->height[b];
+        if (h <= 10 && (LAND[b][h] & p->occ)) return 1;
+    }
+    return 0;
+}
+
+int dv_gen(const DvPos *p, uint32_t *moves)
+{
+    if (p->phase == 0) {
+        int n = 0;
+        for (uint64_t e = VALID & ~p->occ; e; e &= e - 1) moves[n++] = DV_PLACE(BIT2IDX[ctz64(e)]);
+        return n;
+    }
+    int n = gen_stack_moves(p, p->side, moves);
+    if (n == 0 && has_stack_move(p, p->side ^ 1)) {
+        moves[0] = MOVE_PASS;
+        n = 1;
+    }
+    return n;
+}
+
+int dv_over(const DvPos *p, int *score_white)
+{
+    if (p->phase == 0 || has_stack_move(p, p->side) || has_stack_move(p, p->side ^ 1)) return 0;
+    int sc[2] = {0, 0};
+    for (int s = 0; s < 2; s++)
+        for (uint64_t o = p->col[s]; o; o &= o - 1) sc[s] += p->height[ctz64(o)];
+    if (score_white) *score_white = sc[0] - sc[1];
+    return 1;
+}
+
+void dv_play(DvPos *p, uint32_t move)
+{
+    int kind = MOVE_KIND(move);
+    if (kind == 1) {
+        int b = IDX2BIT[MOVE_TO(move)];
+        uint64_t bit = 1ull << b;
+        int k = p->placed;
+        p->occ |= bit;
+        p->height[b] = 1;
+        if (k < 3) p->red |= bit;
+        else p->col[k & 1] |= bit;
+        p->hash ^= key_at(p, b);
+        p->placed = (uint8_t)(k + 1);
+        if (k + 1 == DV_POINTS) {
+            /* White places the last piece and also makes the first stack move. */
+            p->phase = 1;
+            p->hash ^= KEY_PHASE;
+        } else {
+            p->side ^= 1;
+            p->hash ^= KEY_SIDE;
+        }
+        return;
+    }
+    if (kind == 0) {
+        int f = IDX2BIT[MOVE_FROM(move)], t = IDX2BIT[MOVE_TO(move)];
+        uint64_t fb = 1ull << f, tb = 1ull << t;
+        int s = top_of(p, fb);
+        p->hash ^= key_at(p, f) ^ key_at(p, t);
+        p->height[t] = (uint8_t)(p->height[t] + p->height[f]);
+        p->height[f] = 0;
+        p->col[0] &= ~tb;
+        p->col[1] &= ~tb;
+        p->col[s] |= tb;
+        if (p->red & fb) p->red |= tb;
+        p->occ &= ~fb;
+        p->col[s] &= ~fb;
+        p->red &= ~fb;
+        p->hash ^= key_at(p, t);
+        /* Remove everything no longer linked to a red-holding stack. */
+        uint64_t reach = p->red & p->occ, prev = 0;
+        while (reach != prev) {
+            prev = reach;
+            reach = spread(reach) & p->occ;
+        }
+        for (uint64_t gone = p->occ & ~reach; gone; gone &= gone - 1) {
+            int b = ctz64(gone);
+            p->hash ^= key_at(p, b);
+            p->height[b] = 0;
+        }
+        p->occ = reach;
+        p->col[0] &= reach;
+        p->col[1] &= reach;
+        p->red &= reach;
+    }
+    /* stack move or pass: the turn passes */
+    p->side ^= 1;
+    p->hash ^= KEY_SIDE;
+}
+
+uint64_t dv_perft(const DvPos *p, int depth)
+{
+    if (depth == 0) return 1;
+    uint32_t moves[DV_MAX_MOVES];
+    int n = dv_gen(p, moves);
+    if (depth == 1) return (uint64_t)n;
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        DvPos c = *p;
+        dv_play(&c, moves[i]);
+        total += dv_perft(&c, depth - 1);
+    }
+    return total;
+}
+
+/* ---------------------------------------------------------------- evaluation */
+
+/* PrimaDvonna's field value: 64 plus 64/4^d for each red stack at distance d. */
+static const int FIELD_ADD[11] = {64, 16, 4, 1, 0, 0, 0, 0, 0, 0, 0};
+
+static int placement_eval(const DvPos *p)
+{
+    int reds[3], nr = 0;
+    for (uint64_t r = p->red; r && nr < 3; r &= r - 1) reds[nr++] = ctz64(r);
+    if (!nr) return 0;
+    int v[2] = {0, 0};
+    for (int s = 0; s < 2; s++) {
+        int edge = 0;
+        for (uint64_t o = p->col[s]; o; o &= o - 1) {
+            int b = ctz64(o), dmin = 99, dsum = 0;
+            for (int i = 0; i < nr; i++) {
+                int d = DIST[b][reds[i]];
+                dsum += d;
+                if (d < dmin) dmin = d;
+            }
+            int x = (dmin == 1 ? 10 : dmin == 2 ? 5 : 0) - dsum * 3 / nr;
+            /* Clumps of own pieces get cut off together and block each other. */
+            int own = popcount64(NBR[b] & p->col[s]);
+            int nonown = popcount64(NBR[b]) - own;
+            if (nonown < 2) x -= 5 * (2 - nonown);
+            if (!(INNER >> b & 1)) edge++;
+            v[s] += x;
+        }
+        v[s] += 2 * edge;
+    }
+    return v[p->side] - v[p->side ^ 1];
+}
+
+int dv_eval(const DvPos *p)
+{
+    if (p->phase == 0) return placement_eval(p);
+    int reds[DV_POINTS], nr = 0;
+    for (uint64_t r = p->red; r; r &= r - 1) reds[nr++] = ctz64(r);
+    uint8_t field[DV_BITS];
+    for (uint64_t o = p->occ; o; o &= o - 1) {
+        int b = ctz64(o), f = 64;
+        for (int i = 0; i < nr; i++) f += FIELD_ADD[DIST[b][reds[i]]];
+        field[b] = (uint8_t)(f > 255 ? 255 : f);
+    }
+    uint64_t sur = surrounded(p->occ);
+    int v[2] = {0, 0};
+    for (int s = 0; s < 2; s++) {
+        uint64_t enemy = p->col[s ^ 1];
+        int acc = 0;
+        for (uint64_t o = p->col[s]; o; o &= o - 1) {
+            int b = ctz64(o), h = p->height[b];
+            acc += 100 * field[b];
+            /* Height counts where it is safe: in or next to a red stack. */
+            if (p->red >> b & 1) acc += 16 * 64 * h;
+            else if (field[b] >= 80) acc += 4 * 64 * h;
+            if (h > 10) continue;
+            uint64_t t = LAND[b][h] & p->occ;
+            int mobile = !(sur >> b & 1);
+            for (; t; t &= t - 1) {
+                int tb = ctz64(t);
+                acc += 25 * field[tb];
+                if (mobile) {
+                    if (p->red >> tb & 1) acc += 20 * field[tb];
+                    if (enemy >> tb & 1) acc += 20 * field[tb] + 4 * 64 * p->height[tb];
+                }
+            }
+        }
+        v[s] = acc;
+    }
+    return (v[p->side] - v[p->side ^ 1]) / 64;
+}
+
+int dv_move_order(const DvPos *p, uint32_t move)
+{
+    int kind = MOVE_KIND(move);
+    if (kind == 2) return 0;
+    int t = IDX2BIT[MOVE_TO(move)];
+    if (kind == 1) {
+        if (p->placed < 3) {
+            /* Reds: spread them (minimise the summed squared distance to the nearest red). */
+            int cost = 0;
+            for (uint64_t c = VALID; c; c &= c - 1) {
+                int b = ctz64(c), d = DIST[b][t];
+                for (uint64_t r = p->red; r; r &= r - 1) {
+                    int dr = DIST[b][ctz64(r)];
+                    if (dr < d) d = dr;
+                }
+                cost += d * d;
+            }
+            int v = 4000 - cost;
+            return v < 0 ? 0 : v;
+        }
+        int dmin = 10;
+        for (uint64_t r = p->red; r; r &= r - 1) {
+            int d = DIST[t][ctz64(r)];
+            if (d < dmin) dmin = d;
+        }
+        return 100 - 10 * dmin;
+    }
+    uint64_t tb = 1ull << t;
+    int v = 100;
+    if (p->col[p->side ^ 1] & tb) v += 300 + 20 * (p->height[t] > 10 ? 10 : p->height[t]);
+    if (p->red & tb) v += 200;
+    return v;
+}

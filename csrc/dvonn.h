@@ -1,0 +1,50 @@
+/* DVONN board, move generation, evaluation.  Contract: CONTRACT.md.
+ *
+ * Internally a point is a bit of a padded 11x5 grid (bit = row*11 + column),
+ * so neighbour sets are six shifts of one uint64 (flood fill, surround test).
+ * Moves and the arrays given to dv_init use the canonical point index of
+ * engine/hexgrid.py (row-major A1..I1, A2..J2, ...).
+ *
+ * Moves: from | to << 6 | kind << 12, kind 0 = stack move, 1 = placement
+ * (from = 63), 2 = pass (exactly MOVE_PASS = 0x2FFF).
+ */
+#ifndef GIPF_DVONN_H
+#define GIPF_DVONN_H
+
+#include "common.h"
+
+#define DV_POINTS 49
+#define DV_BITS 55
+#define DV_MAX_MOVES 300
+
+#define DV_PLACE(to) MAKE_MOVE(63, (to), 1)
+#define DV_MOVE(from, to) MAKE_MOVE((from), (to), 0)
+
+typedef struct {
+    uint64_t occ;    /* occupied bits */
+    uint64_t col[2]; /* stacks topped by White / Black (a lone red is in neither) */
+    uint64_t red;    /* stacks containing at least one red piece */
+    uint64_t hash;
+    uint8_t height[DV_BITS];
+    uint8_t side;    /* side to act */
+    uint8_t phase;   /* 0 placement, 1 movement */
+    uint8_t placed;  /* pieces placed so far (placement phase) */
+} DvPos;
+
+void     dv_global_init(void);
+void     dv_init(DvPos *p, const uint8_t *height, const uint8_t *top,
+                 const uint8_t *extra, int side, int phase);
+int      dv_gen(const DvPos *p, uint32_t *moves);
+void     dv_play(DvPos *p, uint32_t move);
+int      dv_side(const DvPos *p);
+int      dv_over(const DvPos *p, int *score_white);
+int      dv_eval(const DvPos *p);
+uint64_t dv_hash(const DvPos *p);
+int      dv_move_order(const DvPos *p, uint32_t move);
+uint64_t dv_perft(const DvPos *p, int depth);
+
+/* Export back to canonical arrays (height, top 0/1/2, number of reds is not
+ * tracked exactly: extra = 1 if the stack contains red). */
+void     dv_export(const DvPos *p, uint8_t *height, uint8_t *top, uint8_t *extra);
+
+#endif

@@ -1,0 +1,55 @@
+/* One alpha-beta search for every game (compiled per game from search_impl.h). */
+#ifndef GIPF_SEARCH_H
+#define GIPF_SEARCH_H
+
+#include "common.h"
+#include "tt.h"
+
+#define MAX_PLY 200
+#define SCORE_INF 2000000000
+#define SCORE_WIN 1000000       /* game won; the margin and the length are added */
+#define SCORE_MARGIN 256        /* per point of final margin (>= MAX_PLY so margin beats length) */
+#define SCORE_PROVEN_MIN (SCORE_WIN - 1000)
+#define SCORE_EVAL_MAX 500000
+
+typedef struct SearchResult {
+    uint32_t best;        /* MOVE_NONE iff the game is over at the root */
+    int32_t score;        /* from the side to act's view */
+    int32_t depth;        /* last completed iteration */
+    int32_t seldepth;
+    int32_t proven;       /* score is exact from game ends (no heuristic leaf) */
+    int32_t pvlen;
+    uint64_t nodes;       /* all threads */
+    double time_ms;
+    uint32_t pv[MAX_PLY];
+} SearchResult;
+
+typedef void (*SearchCallback)(void *userdata, const SearchResult *iteration);
+
+typedef struct SearchParams {
+    int64_t time_ms;      /* <= 0: no time limit */
+    int32_t depth;        /* <= 0: no depth limit */
+    uint64_t nodes;       /* 0: no node limit */
+    int32_t threads;      /* lazy SMP workers incl. the caller */
+    uint64_t seed;        /* root tie-break shuffle */
+    int32_t *stop;        /* optional external stop flag (non-zero = stop), read atomically */
+    SearchCallback on_iteration; /* optional, called by the main thread per iteration */
+    void *userdata;
+} SearchParams;
+
+/* Terminal value from the side to act's view; score_white from <game>_over. */
+static inline int search_terminal_score(int score_white, int side, int ply)
+{
+    int v = score_white > 0 ? SCORE_WIN + score_white * SCORE_MARGIN - ply
+          : score_white < 0 ? -SCORE_WIN + score_white * SCORE_MARGIN + ply : 0;
+    return side ? -v : v;
+}
+
+#include "dvonn.h"
+int search_dv(const DvPos *root, const SearchParams *prm, TT *tt, SearchResult *res);
+#ifdef HAVE_TZAAR
+#include "tzaar.h"
+int search_tz(const TzPos *root, const SearchParams *prm, TT *tt, SearchResult *res);
+#endif
+
+#endif

@@ -1,0 +1,361 @@
+/* Game-independent search, instantiated once per game by search.c.
+ * Before including, define GP (game prefix token: dv, tz), POS (position
+ * type) and MAXMOVES.  Fail-soft negamax PVS + iterative deepening + shared
+ * TT + lazy SMP.  A ply is one action; the score is negated only when the
+ * side to act changes (TZAAR's two actions, DVONN's last placement + first
+ * move are consecutive plies of one side). */
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define G(name) CAT(CAT(GP, _), name)   /* game function: dv_gen ... */
+#define S(name) CAT(CAT(name, _), GP)   /* this instantiation: node_dv ... */
+
+typedef struct S(Shared) S(Shared);
+
+typedef struct {
+    S(Shared) *sh;
+    int id;
+    int stopped;
+    int root_depth;
+    int seldepth;
+    uint64_t nodes;
+    uint64_t reported;  /* nodes already added to sh->node_count */
+    POS rootpos;
+    int nroot;
+    uint32_t root[MAXMOVES];
+    uint32_t killers[MAX_PLY][2];
+    int32_t hist[2][1 << 14];
+    int pvlen[MAX_PLY + 1];
+    uint32_t pv[MAX_PLY + 1][MAX_PLY + 1];
+    pthread_t tid;
+} S(Thread);
+
+struct S(Shared) {
+    TT *tt;
+    const SearchParams *prm;
+    SearchResult *res;
+    int64_t start_ns, deadline_ns;
+    int max_depth;
+    int stop;             /* atomic */
+    uint64_t node_count;  /* atomic, all threads, updated every 1024 nodes */
+};
+
+static void S(poll)(S(Thread) *t)
+{
+    S(Shared) *sh = t->sh;
+    __atomic_fetch_add(&sh->node_count, t->nodes - t->reported, __ATOMIC_RELAXED);
+    t->reported = t->nodes;
+    if (__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) { t->stopped = 1; return; }
+    /* Only the main thread applies limits, and never during depth 1: there is always a move. */
+    if (t->id != 0 || t->root_depth <= 1) return;
+    const SearchParams *prm = sh->prm;
+    int stop = (prm->stop && __atomic_load_n(prm->stop, __ATOMIC_RELAXED)) ||
+               (sh->deadline_ns && now_ns() >= sh->deadline_ns) ||
+               (prm->nodes && __atomic_load_n(&sh->node_count, __ATOMIC_RELAXED) >= prm->nodes);
+    if (stop) {
+        __atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
+        t->stopped = 1;
+    }
+}
+
+static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, int ply, int *proven);
+
+static inline int S(child)(S(Thread) *t, const POS *c, int same, int a, int b, int d, int ply, int *pr)
+{
+    return same ? S(node)(t, c, a, b, d, ply, pr) : -S(node)(t, c, -b, -a, d, ply, pr);
+}
+
+static inline void S(pv_update)(S(Thread) *t, int ply, uint32_t m)
+{
+    int n = t->pvlen[ply + 1];
+    t->pv[ply][0] = m;
+    memcpy(&t->pv[ply][1], &t->pv[ply + 1][0], (size_t)n * sizeof(uint32_t));
+    t->pvlen[ply] = n + 1;
+}
+
+static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, int ply, int *proven)
+{
+    t->pvlen[ply] = 0;
+    *proven = 0;
+    if ((++t->nodes & 1023) == 0) S(poll)(t);
+    if (t->stopped) return 0;
+    if (ply > t->seldepth) t->seldepth = ply;
+    int sw = 0;
+    int side = G(side)(p);
+    if (depth <= 0 || ply >= MAX_PLY - 1) {
+        if (G(over)(p, &sw)) {
+            *proven = 1;
+            return search_terminal_score(sw, side, ply);
+        }
+        int e = G(eval)(p);
+        return e > SCORE_EVAL_MAX ? SCORE_EVAL_MAX : e < -SCORE_EVAL_MAX ? -SCORE_EVAL_MAX : e;
+    }
+
+    TT *tt = t->sh->tt;
+    int pvnode = beta - alpha > 1;
+    uint64_t key = G(hash)(p);
+    uint32_t ttmove = MOVE_NONE;
+    TTHit h;
+    if (tt_probe(tt, key, &h)) {
+        ttmove = h.move;
+        int s = score_from_tt(h.score, ply);
+        int usable = h.depth == TT_DEPTH_PROVEN || (h.depth >= depth && !pvnode);
+        if (usable && (h.flag == TT_EXACT || (h.flag == TT_LOWER && s >= beta) ||
+                       (h.flag == TT_UPPER && s <= alpha))) {
+            *proven = h.depth == TT_DEPTH_PROVEN;
+            return s;
+        }
+    }
+
+    uint32_t moves[MAXMOVES];
+    int32_t sc[MAXMOVES];
+    int n = G(gen)(p, moves);
+    if (n == 0) {
+        if (!G(over)(p, &sw)) sw = 0;
+        *proven = 1;
+        return search_terminal_score(sw, side, ply);
+    }
+    uint32_t k0 = t->killers[ply][0], k1 = t->killers[ply][1];
+    for (int i = 0; i < n; i++) {
+        uint32_t m = moves[i];
+        if (m == ttmove) { sc[i] = 1 << 30; continue; }
+        int hint = G(move_order)(p, m);
+        int hs = t->hist[side][m & 0x3FFF] >> 4;
+        sc[i] = hint * 4096 + (hs > 4095 ? 4095 : hs);
+        if (m == k0) sc[i] += 500 * 4096;
+        else if (m == k1) sc[i] += 400 * 4096;
+    }
+
+    /* A forced reply costs no depth (passes, single captures). */
+    int newdepth = n == 1 ? depth : depth - 1;
+    int alpha0 = alpha, best = -SCORE_INF, allproven = 1, cutproven = -1;
+    uint32_t bestmove = MOVE_NONE;
+    for (int i = 0; i < n; i++) {
+        int j = i;
+        for (int k = i + 1; k < n; k++)
+            if (sc[k] > sc[j]) j = k;
+        uint32_t m = moves[j];
+        int32_t ms = sc[j];
+        moves[j] = moves[i]; sc[j] = sc[i];
+        moves[i] = m; sc[i] = ms;
+
+        POS c = *p;
+        G(play)(&c, m);
+        int same = G(side)(&c) == side;
+        int cp = 0, v;
+        if (i == 0) {
+            v = S(child)(t, &c, same, alpha, beta, newdepth, ply + 1, &cp);
+        } else {
+            /* Late, quiet moves are searched one ply shallower first. */
+            int r = depth >= 3 && i >= 3 && ms < 200 * 4096 ? 1 : 0;
+            v = S(child)(t, &c, same, alpha, alpha + 1, newdepth - r, ply + 1, &cp);
+            if (r && v > alpha && !t->stopped)
+                v = S(child)(t, &c, same, alpha, alpha + 1, newdepth, ply + 1, &cp);
+            if (pvnode && v > alpha && v < beta && !t->stopped)
+                v = S(child)(t, &c, same, alpha, beta, newdepth, ply + 1, &cp);
+        }
+        if (t->stopped) return 0;
+        if (!cp) allproven = 0;
+        if (v > best) {
+            best = v;
+            bestmove = m;
+            if (v > alpha) {
+                alpha = v;
+                S(pv_update)(t, ply, m);
+                if (v >= beta) {
+                    cutproven = cp; /* the bound rests on this child only */
+                    if (m != t->killers[ply][0]) {
+                        t->killers[ply][1] = t->killers[ply][0];
+                        t->killers[ply][0] = m;
+                    }
+                    int32_t *hh = &t->hist[side][m & 0x3FFF];
+                    *hh += depth * depth;
+                    if (*hh > 65535) *hh = 65535;
+                    break;
+                }
+            }
+        }
+    }
+    int nodeproven = cutproven >= 0 ? cutproven : allproven;
+    int flag = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
+    tt_store(tt, key, best > alpha0 ? bestmove : MOVE_NONE, score_to_tt(best, ply),
+             nodeproven ? TT_DEPTH_PROVEN : depth, flag);
+    *proven = nodeproven;
+    return best;
+}
+
+/* One root iteration.  Returns the best score; *completed = root moves fully
+ * searched (the iteration was cut short iff t->stopped). */
+static int S(root_search)(S(Thread) *t, int depth, int *proven, uint32_t *bestmove, int *completed)
+{
+    const POS *p = &t->rootpos;
+    int side = G(side)(p);
+    int alpha = -SCORE_INF, beta = SCORE_INF, best = -SCORE_INF, allproven = 1, bi = 0;
+    *completed = 0;
+    *bestmove = t->root[0];
+    t->pvlen[0] = 0;
+    for (int i = 0; i < t->nroot; i++) {
+        uint32_t m = t->root[i];
+        POS c = *p;
+        G(play)(&c, m);
+        int same = G(side)(&c) == side;
+        int cp = 0, v;
+        if (i == 0) {
+            v = S(child)(t, &c, same, alpha, beta, depth - 1, 1, &cp);
+        } else {
+            v = S(child)(t, &c, same, alpha, alpha + 1, depth - 1, 1, &cp);
+            if (v > alpha && !t->stopped) v = S(child)(t, &c, same, alpha, beta, depth - 1, 1, &cp);
+        }
+        if (t->stopped) break;
+        ++*completed;
+        if (!cp) allproven = 0;
+        if (v > best) {
+            best = v;
+            bi = i;
+            *bestmove = m;
+            if (v > alpha) alpha = v;
+            S(pv_update)(t, 0, m);
+        }
+    }
+    /* Best move first next time, the rest keep their order. */
+    uint32_t m = t->root[bi];
+    memmove(&t->root[1], &t->root[0], (size_t)bi * sizeof(uint32_t));
+    t->root[0] = m;
+    *proven = allproven;
+    return best;
+}
+
+static void S(report)(S(Thread) *t, SearchResult *res)
+{
+    S(Shared) *sh = t->sh;
+    res->nodes = __atomic_load_n(&sh->node_count, __ATOMIC_RELAXED) + (t->nodes - t->reported);
+    res->time_ms = (double)(now_ns() - sh->start_ns) / 1e6;
+}
+
+static void S(iterate)(S(Thread) *t)
+{
+    S(Shared) *sh = t->sh;
+    SearchResult *res = sh->res;
+    const SearchParams *prm = sh->prm;
+    int start = t->id == 0 ? 1 : 1 + (t->id & 1); /* helpers run staggered depths */
+    for (int d = start; d <= sh->max_depth; d++) {
+        t->root_depth = d;
+        t->seldepth = 0;
+        for (int s = 0; s < 2; s++)
+            for (int i = 0; i < (1 << 14); i++) t->hist[s][i] >>= 1;
+        int proven = 0, completed = 0;
+        uint32_t bm;
+        int v = S(root_search)(t, d, &proven, &bm, &completed);
+        if (t->id != 0) {
+            if (t->stopped || proven) break;
+            continue;
+        }
+        if (t->stopped) {
+            /* Keep a move that already beat the previous best at the new depth. */
+            if (completed > 1 && bm != res->best && v > -SCORE_INF) {
+                res->best = bm;
+                res->score = v;
+                res->pvlen = t->pvlen[0];
+                memcpy(res->pv, t->pv[0], (size_t)t->pvlen[0] * sizeof(uint32_t));
+            }
+            break;
+        }
+        res->best = bm;
+        res->score = v;
+        res->depth = d;
+        res->seldepth = t->seldepth;
+        res->proven = proven;
+        res->pvlen = t->pvlen[0];
+        memcpy(res->pv, t->pv[0], (size_t)t->pvlen[0] * sizeof(uint32_t));
+        S(report)(t, res);
+        if (prm->on_iteration) prm->on_iteration(prm->userdata, res);
+        if (proven) break;
+        if (prm->time_ms > 0) {
+            /* The next iteration costs a multiple of this one: do not start what cannot finish. */
+            int64_t used = now_ns() - sh->start_ns;
+            if (t->nroot == 1 || used * 20 > prm->time_ms * 1000000LL * 9) break;
+        }
+    }
+}
+
+static void *S(thread_main)(void *arg)
+{
+    S(iterate)((S(Thread) *)arg);
+    return NULL;
+}
+
+static void S(order_root)(S(Thread) *t, uint64_t seed)
+{
+    int32_t key[MAXMOVES];
+    for (int i = 0; i < t->nroot; i++) {
+        int hint = G(move_order)(&t->rootpos, t->root[i]);
+        key[i] = hint * 4096 + (int32_t)(splitmix64(seed ^ (t->root[i] * 0x9E3779B97F4A7C15ull)) & 4095);
+    }
+    for (int i = 1; i < t->nroot; i++) { /* insertion sort, descending */
+        uint32_t m = t->root[i];
+        int32_t k = key[i];
+        int j = i - 1;
+        for (; j >= 0 && key[j] < k; j--) {
+            t->root[j + 1] = t->root[j];
+            key[j + 1] = key[j];
+        }
+        t->root[j + 1] = m;
+        key[j + 1] = k;
+    }
+}
+
+int CAT(search_, GP)(const POS *root, const SearchParams *prm, TT *tt, SearchResult *res)
+{
+    memset(res, 0, sizeof *res);
+    S(Shared) sh;
+    memset(&sh, 0, sizeof sh);
+    sh.tt = tt;
+    sh.prm = prm;
+    sh.res = res;
+    sh.start_ns = now_ns();
+    sh.deadline_ns = prm->time_ms > 0 ? sh.start_ns + prm->time_ms * 1000000LL : 0;
+    sh.max_depth = prm->depth > 0 && prm->depth < MAX_PLY - 8 ? prm->depth : MAX_PLY - 8;
+
+    uint32_t moves[MAXMOVES];
+    int n = G(gen)(root, moves);
+    if (n == 0) {
+        int sw = 0;
+        if (!G(over)(root, &sw)) sw = 0;
+        res->best = MOVE_NONE;
+        res->score = search_terminal_score(sw, G(side)(root), 0);
+        res->proven = 1;
+        return 0;
+    }
+    int nthreads = prm->threads < 1 ? 1 : prm->threads > 64 ? 64 : prm->threads;
+    S(Thread) *th = calloc((size_t)nthreads, sizeof *th);
+    if (!th) return -1;
+    tt_new_search(tt);
+    for (int i = 0; i < nthreads; i++) {
+        th[i].sh = &sh;
+        th[i].id = i;
+        th[i].rootpos = *root;
+        th[i].nroot = n;
+        memcpy(th[i].root, moves, (size_t)n * sizeof(uint32_t));
+        S(order_root)(&th[i], prm->seed + (uint64_t)i * 7919);
+    }
+    res->best = th[0].root[0];
+    res->pv[0] = res->best;
+    res->pvlen = 1;
+    int started = 1;
+    for (int i = 1; i < nthreads; i++) {
+        if (pthread_create(&th[i].tid, NULL, S(thread_main), &th[i])) break;
+        started++;
+    }
+    S(iterate)(&th[0]);
+    __atomic_store_n(&sh.stop, 1, __ATOMIC_RELAXED);
+    uint64_t total = 0;
+    for (int i = 1; i < started; i++) pthread_join(th[i].tid, NULL);
+    for (int i = 0; i < nthreads; i++) total += th[i].nodes;
+    res->nodes = total;
+    res->time_ms = (double)(now_ns() - sh.start_ns) / 1e6;
+    free(th);
+    return 0;
+}
+
+#undef G
+#undef S

@@ -1,0 +1,112 @@
+#define _POSIX_C_SOURCE 200809L
+#include "tt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BUCKET 4
+
+static inline uint64_t pack(uint32_t move, int32_t score, int depth, int flag, unsigned age)
+{
+    return (uint64_t)(move & 0xFFFFu) | (uint64_t)(uint32_t)score << 16 |
+           (uint64_t)(depth & 0xFF) << 48 | (uint64_t)(flag & 3) << 56 | (uint64_t)(age & 63) << 58;
+}
+
+static inline void unpack(uint64_t d, TTHit *h)
+{
+    h->move = (uint32_t)(d & 0xFFFFu);
+    h->score = (int32_t)(uint32_t)(d >> 16);
+    h->depth = (int)(d >> 48 & 0xFF);
+    h->flag = (int)(d >> 56 & 3);
+}
+
+int tt_resize(TT *tt, size_t mb)
+{
+    if (mb < 1) mb = 1;
+    if (tt->slots && tt->mb == mb) return 0;
+    tt_free(tt);
+    size_t buckets = 1;
+    while (buckets * 2 * BUCKET * sizeof(TTSlot) <= mb * 1024 * 1024) buckets *= 2;
+    void *mem = NULL;
+    if (posix_memalign(&mem, 64, buckets * BUCKET * sizeof(TTSlot))) return -1;
+    tt->slots = mem;
+    tt->mask = buckets - 1;
+    tt->mb = mb;
+    tt_clear(tt);
+    return 0;
+}
+
+void tt_free(TT *tt)
+{
+    free(tt->slots);
+    tt->slots = NULL;
+    tt->mask = 0;
+    tt->mb = 0;
+}
+
+void tt_clear(TT *tt)
+{
+    if (tt->slots) memset(tt->slots, 0, (tt->mask + 1) * BUCKET * sizeof(TTSlot));
+    tt->age = 0;
+}
+
+void tt_new_search(TT *tt) { tt->age = (tt->age + 1) & 63; }
+
+static inline TTSlot *bucket(const TT *tt, uint64_t key)
+{
+    return tt->slots + (size_t)((key >> 20) & tt->mask) * BUCKET;
+}
+
+int tt_probe(const TT *tt, uint64_t key, TTHit *hit)
+{
+    TTSlot *b = bucket(tt, key);
+    for (int i = 0; i < BUCKET; i++) {
+        uint64_t kx = __atomic_load_n(&b[i].keyx, __ATOMIC_RELAXED);
+        uint64_t d = __atomic_load_n(&b[i].data, __ATOMIC_RELAXED);
+        if ((kx ^ d) == key && d) {
+            unpack(d, hit);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void tt_store(TT *tt, uint64_t key, uint32_t move, int32_t score, int depth, int flag)
+{
+    TTSlot *b = bucket(tt, key);
+    int victim = 0, worst = 1 << 30;
+    for (int i = 0; i < BUCKET; i++) {
+        uint64_t kx = __atomic_load_n(&b[i].keyx, __ATOMIC_RELAXED);
+        uint64_t d = __atomic_load_n(&b[i].data, __ATOMIC_RELAXED);
+        if (d && (kx ^ d) == key) {
+            TTHit old;
+            unpack(d, &old);
+            /* Keep a proven or much deeper entry unless this one is proven too. */
+            if (depth != TT_DEPTH_PROVEN && (old.depth == TT_DEPTH_PROVEN || old.depth > depth + 2) &&
+                (unsigned)(d >> 58) == tt->age)
+                return;
+            if (!move) move = old.move;
+            victim = i;
+            goto write;
+        }
+        if (!d) { victim = i; goto write; }
+        int dep = (int)(d >> 48 & 0xFF);
+        unsigned age = (unsigned)(d >> 58);
+        /* Replace the shallowest entry, older searches first. */
+        int value = dep - 16 * (int)((tt->age - age) & 63);
+        if (value < worst) { worst = value; victim = i; }
+    }
+write:;
+    uint64_t d = pack(move, score, depth, flag, tt->age);
+    __atomic_store_n(&b[victim].data, d, __ATOMIC_RELAXED);
+    __atomic_store_n(&b[victim].keyx, key ^ d, __ATOMIC_RELAXED);
+}
+
+int tt_permille_used(const TT *tt)
+{
+    if (!tt->slots) return 0;
+    int used = 0;
+    for (int i = 0; i < 1000 * BUCKET && (size_t)i < (tt->mask + 1) * BUCKET; i++)
+        used += tt->slots[i].data != 0 && (unsigned)(tt->slots[i].data >> 58) == tt->age;
+    return used / BUCKET;
+}

@@ -1,0 +1,41 @@
+/* Shared transposition table: 4-slot buckets (one cache line), lock-free.
+ * Each slot stores key^data next to data, so a torn write from another
+ * thread (lazy SMP) is detected as a miss instead of returning garbage. */
+#ifndef GIPF_TT_H
+#define GIPF_TT_H
+
+#include "common.h"
+
+#define TT_EXACT 3
+#define TT_LOWER 1
+#define TT_UPPER 2
+#define TT_DEPTH_PROVEN 255 /* value backed up from game ends only: valid at any depth */
+
+typedef struct {
+    uint64_t keyx;
+    uint64_t data;
+} TTSlot;
+
+typedef struct {
+    TTSlot *slots;
+    uint64_t mask;     /* bucket count - 1 */
+    size_t mb;
+    unsigned age;      /* 6 bits, bumped per search */
+} TT;
+
+typedef struct {
+    uint32_t move;
+    int32_t score;
+    int depth;
+    int flag;
+} TTHit;
+
+int  tt_resize(TT *tt, size_t mb);  /* 0 ok, -1 out of memory (table left empty) */
+void tt_free(TT *tt);
+void tt_clear(TT *tt);
+void tt_new_search(TT *tt);
+int  tt_probe(const TT *tt, uint64_t key, TTHit *hit);
+void tt_store(TT *tt, uint64_t key, uint32_t move, int32_t score, int depth, int flag);
+int  tt_permille_used(const TT *tt);
+
+#endif

@@ -1,0 +1,62 @@
+/* TZAAR game module for the shared compiled search core (see csrc/CONTRACT.md).
+ *
+ * Board: 60 points in the canonical order of engine/hexgrid.py TZAAR_BOARD
+ * (column by column A..I, each bottom to top, the central hole E5 skipped).
+ * Point i is bit i of a uint64_t.  Only height, top colour and top type of a
+ * stack matter for the rules, so that is all a position keeps.
+ *
+ * Actions: from | to << 6 | kind << 12, kind 0 capture, 1 stack, 2 pass
+ * (pass = TZ_MOVE_PASS = 0x2FFF).
+ * Phase: 0 White's single-capture opening turn, 1 first action of a normal
+ * turn (mandatory capture), 2 second action (capture / stack / pass).
+ */
+#ifndef TZAAR_H
+#define TZAAR_H
+
+#include <stdint.h>
+
+#define TZ_NPOINTS   60
+#define TZ_MAX_MOVES 400
+#define TZ_MOVE_PASS 0x2FFFu
+#define TZ_KIND_CAPTURE 0
+#define TZ_KIND_STACK   1
+#define TZ_KIND_PASS    2
+#define TZ_WIN_EVAL  300000      /* eval given to a position won in the current action */
+
+typedef struct {
+    uint64_t occ;          /* occupied points */
+    uint64_t col[2];       /* stacks topped by colour 0 (White) / 1 (Black) */
+    uint64_t tops[6];      /* stacks topped by code colour*3+type */
+    uint64_t hash;         /* incremental Zobrist: stacks + side + phase */
+    uint64_t tallm;        /* stacks of height >= 2 */
+    int16_t  hsum[6];      /* per code: sum of the height-bonus table over its stacks (eval) */
+    uint8_t  h[64];        /* height, 0 = empty; entries 60..63 stay 0 (sentinels) */
+    uint8_t  code[64];     /* top code colour*3+type (valid where h > 0) */
+    uint8_t  cnt[6];       /* visible stacks per code */
+    uint8_t  side;         /* side to act */
+    uint8_t  phase;        /* 0, 1, 2 */
+    uint8_t  over;         /* 1 iff game over */
+    int8_t   result;       /* +1 White won, -1 Black won (valid iff over) */
+} TzPos;
+
+void     tz_global_init(void);
+void     tz_init(TzPos *p, const uint8_t *height, const uint8_t *top,
+                 const uint8_t *extra, int side, int phase);
+int      tz_gen(const TzPos *p, uint32_t *moves);
+void     tz_play(TzPos *p, uint32_t move);
+int      tz_side(const TzPos *p);
+int      tz_over(const TzPos *p, int *score_white);
+int      tz_eval(const TzPos *p);
+uint64_t tz_hash(const TzPos *p);
+int      tz_move_order(const TzPos *p, uint32_t move);
+uint64_t tz_perft(const TzPos *p, int depth);
+
+/* Extras (not part of the contract, used by tests / tools). */
+int      tz_count_actions(const TzPos *p);           /* == tz_gen's count, no list */
+int      tz_has_capture(const TzPos *p, int colour); /* colour has a capture now */
+uint64_t tz_hash_full(const TzPos *p);               /* hash recomputed from scratch */
+int      tz_is_legal(const TzPos *p, uint32_t move);  /* move is among tz_gen's */
+/* Fixed opening of the rules (colour 0 White); heights 1. */
+void     tz_fixed_opening(uint8_t *height, uint8_t *top);
+
+#endif
