@@ -40,6 +40,11 @@ def choose_move(game, seed: int = 0):
     return best
 
 
+def random_move(game, seed: int = 0):
+    """A uniformly random legal move: the weakest opponent, for sanity matches."""
+    return random.Random(seed * 1_000_003 + game.ply).choice(game.legal_moves())
+
+
 # --- DVONN ---------------------------------------------------------------------
 
 def _distance(a: int, b: int) -> int:

@@ -15,7 +15,7 @@ from typing import Optional
 from . import core
 from .clock import Clock
 from .dvonn import DvonnGame, Move, POINTS
-from .player import choose_move
+from .player import choose_move, random_move
 from .rules import IllegalMove
 from .tzaar import Action, TzaarGame
 
@@ -98,6 +98,8 @@ def think(game, options: Options, clock: Clock, limit_ms: Optional[float] = None
     thought = None
     if options.player == "core" and core.AVAILABLE:
         thought = _think_core(game, options, clock, limit_ms)
+    elif options.player == "random":
+        thought = Thought(random_move(game, options.seed))
     if thought is None:
         thought = Thought(choose_move(game, options.seed))
     thought.time_ms = (time.monotonic() - started) * 1000

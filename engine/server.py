@@ -386,7 +386,7 @@ OPTION_RANGES = {
     "threads": (1, 64), "hash": (1, 4096), "seed": (0, MASK64),
     "movetime": (0, 86_400_000), "depth": (0, 99), "nodes": (0, 10 ** 15),
 }
-OPTION_CHOICES = {"player": ("core", "python"), "info": ("on", "off")}
+OPTION_CHOICES = {"player": ("core", "python", "random"), "info": ("on", "off")}
 
 
 @command("option")
