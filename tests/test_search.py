@@ -1,0 +1,105 @@
+"""Choosing moves: the rules layer vets the core, and the clock never gives a move all the time."""
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from engine import core, search
+from engine.clock import Clock
+from engine.dvonn import DvonnGame
+from engine.search import Options, think
+from engine.tzaar import TzaarGame
+
+
+class FakeResult:
+    def __init__(self, moves):
+        self.moves, self.score, self.depth, self.nodes, self.time_ms, self.pv = moves, 0, 1, 1, 1.0, []
+
+
+@pytest.fixture
+def core_suggests(monkeypatch):
+    """Make the 'core' suggest exactly the given raw move tuples."""
+    def install(moves):
+        monkeypatch.setattr(search.core, "AVAILABLE", True)
+        monkeypatch.setattr(search.core, "search", lambda *a, **k: FakeResult(moves))
+    return install
+
+
+@pytest.mark.parametrize("game, bad", [
+    (DvonnGame(), [("move", 0, 1)]),                         # a stack move during placement
+    (DvonnGame(), [("place", -1, 99)]),                      # no such point
+    (TzaarGame(), [("capture", 0, 1)]),                      # A1xA2: own stack
+    (TzaarGame(), [("stack", 0, 4), ("pass", -1, -1)]),      # two actions on White's opening turn
+    (TzaarGame(), []),                                       # nothing at all
+])
+def test_an_illegal_core_suggestion_is_logged_and_replaced_by_a_legal_move(core_suggests, caplog, game, bad):
+    core_suggests(bad)
+    with caplog.at_level(logging.ERROR, logger="engine.search"):
+        thought = think(game, Options(), Clock())
+    assert thought.source == "python"
+    game.check_move(thought.move)
+    assert "illegal move" in caplog.text
+
+
+def test_a_legal_core_suggestion_is_played_as_given(core_suggests):
+    game = TzaarGame()
+    core_suggests([("capture", 4, 3)])  # A5xA4, one of White's 42 opening captures
+    thought = think(game, Options(), Clock())
+    assert thought.source == "core"
+    assert game.move_text(thought.move) == "A5xA4"
+
+
+def test_python_player_option_bypasses_the_core(core_suggests):
+    core_suggests([("capture", 0, 1)])
+    thought = think(TzaarGame(), Options(player="python"), Clock())
+    assert thought.source == "python"
+
+
+@pytest.mark.parametrize("moves_to_go", [1, 2, 10, 80])
+def test_clock_budget_is_a_share_never_the_whole_remaining_time(moves_to_go):
+    clock = Clock()
+    clock.set_game(5000.0)
+    budget = clock.budget_ms(0, moves_to_go)
+    assert 0 < budget <= 2500
+    assert budget <= 5000 / moves_to_go
+
+
+def test_clock_counts_spent_time_and_increment_per_side():
+    clock = Clock()
+    clock.set_game(10_000.0, increment_ms=500.0)
+    clock.spend(0, 2_000.0)
+    assert clock.remaining_ms == [8_500.0, 10_000.0]
+
+
+def test_canadian_byo_yomi_spreads_the_period_over_its_stones():
+    clock = Clock()
+    clock.set_game(0.0, byo_yomi_ms=30_000.0, byo_yomi_stones=10)
+    clock.spend(1, 0.0)  # main time is gone: the first period starts
+    assert clock.stones_left[1] == 10
+    assert clock.budget_ms(1, 40) <= 3_000
+
+
+def test_time_left_from_the_controller_overrides_our_count():
+    clock = Clock()
+    clock.set_game(60_000.0)
+    clock.set_left(1, 1_000.0, 0)
+    assert clock.budget_ms(1, 5) <= 500
+
+
+def test_no_limit_at_all_means_a_default_time_per_move():
+    assert search.time_limit_ms(DvonnGame(), Options(), Clock()) == search.DEFAULT_MOVETIME_MS
+    assert search.time_limit_ms(DvonnGame(), Options(depth=4), Clock()) is None
+    assert search.time_limit_ms(DvonnGame(), Options(movetime=250), Clock()) == 250
+
+
+@pytest.mark.skipif(not core.AVAILABLE, reason="compiled core unavailable")
+@pytest.mark.parametrize("make", [DvonnGame, TzaarGame])
+def test_core_moves_are_legal_through_whole_games(make):
+    game = make()
+    options = Options(depth=2)
+    while not game.over:
+        thought = think(game, options, Clock())
+        assert thought.source == "core"
+        game.check_move(thought.move)
+        game.push(thought.move)
