@@ -17,11 +17,13 @@ move number at fault.
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Union
 
+from .dvonn import DvonnGame
 from .hexgrid import DVONN_BOARD, TZAAR_BOARD
+from .rules import IllegalMove
+from .tzaar import TzaarGame
 
 DVONN_POINTS = DVONN_BOARD.size          # 49 placements fill the board
 TZAAR_PIECES = "abcABC"                  # White a b c, Black A B C (Tzaar, Tzarra, Tott)
@@ -33,6 +35,9 @@ SOURCE_LITTLEGOLEM_DVONN = "littlegolem-dvonn"
 SOURCE_LITTLEGOLEM_TZAAR = "littlegolem-tzaar"
 
 SIDES = ("w", "b")
+
+# What a LittleGolem record can carry; GameRecord.same_game compares these.
+GAME_FIELDS = ("game", "white", "black", "opening", "moves", "resigned_by")
 
 
 class RecordError(ValueError):
@@ -76,9 +81,6 @@ class GameRecord:
         return all(getattr(self, f) == getattr(other, f) for f in GAME_FIELDS)
 
 
-GAME_FIELDS = ("game", "white", "black", "opening", "moves", "resigned_by")
-
-
 # ---------------------------------------------------------------------------
 # Text decoding
 # ---------------------------------------------------------------------------
@@ -99,16 +101,15 @@ def decode_text(data: Union[str, bytes]) -> str:
 
 
 def _unescape_boardspace(text: str) -> str:
-    out = []
-    i = 0
-    while i < len(text):
-        digits = text[i + 1:i + 3]
-        if text[i] == "\xf0" and len(digits) == 2 and _is_hex(digits):
-            out.append(chr(0x400 + int(digits, 16)))
-            i += 3
+    """Byte 0xF0 (read as Latin-1 'ð') + two hex digits -> U+04xx."""
+    head, *rest = text.split("\xf0")
+    out = [head]
+    for piece in rest:
+        code = piece[:2]
+        if len(code) == 2 and _is_hex(code):
+            out.append(chr(0x400 + int(code, 16)) + piece[2:])
         else:
-            out.append(text[i])
-            i += 1
+            out.append("\xf0" + piece)
     return "".join(out)
 
 
@@ -141,18 +142,26 @@ class _SgfScanner:
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
+        self._line, self._counted = 1, 0
+
+    def line(self) -> int:
+        """Line number of the current position (counted incrementally)."""
+        self._line += self.text.count("\n", self._counted, self.pos)
+        self._counted = self.pos
+        return self._line
 
     def error(self, message: str) -> RecordError:
-        line = self.text.count("\n", 0, self.pos) + 1
-        return RecordError(f"SGF line {line}: {message}")
+        return RecordError(f"SGF line {self.line()}: {message}")
 
     def skip_space(self) -> None:
-        while self.pos < len(self.text) and self.text[self.pos].isspace():
-            self.pos += 1
+        text, pos = self.text, self.pos
+        while pos < len(text) and text[pos] in _SPACE:
+            pos += 1
+        self.pos = pos
 
     def peek(self) -> str:
         self.skip_space()
-        return self.text[self.pos] if self.pos < len(self.text) else ""
+        return self.text[self.pos:self.pos + 1]
 
     def expect(self, char: str) -> None:
         if self.peek() != char:
@@ -174,8 +183,8 @@ class _SgfScanner:
 
     def node(self) -> SgfNode:
         self.expect(";")
-        node = SgfNode(line=self.text.count("\n", 0, self.pos) + 1)
-        while self.peek().isalnum() and self.peek():
+        node = SgfNode(line=self.line())
+        while self.peek().isalnum():
             ident = self.identifier()
             if self.peek() != "[":
                 raise self.error(f"property {ident} has no value")
@@ -184,25 +193,32 @@ class _SgfScanner:
         return node
 
     def identifier(self) -> str:
-        start = self.pos
-        while self.pos < len(self.text) and self.text[self.pos].isalnum():
-            self.pos += 1
-        return self.text[start:self.pos]
+        text, start = self.text, self.pos
+        end = start
+        while end < len(text) and text[end].isalnum():
+            end += 1
+        self.pos = end
+        return text[start:end]
 
     def value(self) -> str:
+        """A bracketed value; backslash escapes the next character."""
         self.expect("[")
-        chars = []
+        text, pos = self.text, self.pos
+        parts = []
         while True:
-            if self.pos >= len(self.text):
+            end = text.find("]", pos)
+            if end < 0:
                 raise self.error("a property value is not closed with ']'")
-            char = self.text[self.pos]
-            self.pos += 1
-            if char == "]":
-                return "".join(chars)
-            if char == "\\" and self.pos < len(self.text):
-                char = self.text[self.pos]
-                self.pos += 1
-            chars.append(char)
+            escape = text.find("\\", pos, end)
+            if escape < 0:
+                parts.append(text[pos:end])
+                self.pos = end + 1
+                return "".join(parts)
+            parts.append(text[pos:escape] + text[escape + 1:escape + 2])
+            pos = escape + 2
+
+
+_SPACE = frozenset(" \t\r\n\v\f")
 
 
 def parse_sgf(text: str) -> list[SgfNode]:
@@ -357,7 +373,7 @@ def tzaar_canonical(turn: str) -> str:
 
 
 def tzaar_to_littlegolem(turn: str) -> str:
-    """'G4xC6 F2+F1' -> 'mlmq-...': actions as from+to, joined by '-'; 'pass' stays."""
+    """'G4xC6 F2+F1' -> 'qnmr-plpk': each action from+to, joined by '-'; 'pass' stays."""
     parts = []
     for action in tzaar_canonical(turn).split():
         if action == "pass":
@@ -659,6 +675,9 @@ def _numbered_tokens(movetext: str) -> list[str]:
     in_pair = 0
     for word in movetext.split():
         if word.endswith(".") and word[:-1].isdigit():
+            if number and in_pair != 2:
+                raise RecordError(f"move pair {number}. has {in_pair} move(s): "
+                                  "only the last pair may have fewer than two")
             number += 1
             if int(word[:-1]) != number:
                 raise RecordError(f"move pair {word} found where {number}. was expected")
@@ -670,6 +689,8 @@ def _numbered_tokens(movetext: str) -> list[str]:
         if in_pair > 2:
             raise RecordError(f"more than two moves after {number}.")
         tokens.append(word)
+    if number and in_pair == 0:
+        raise RecordError(f"no move after the last move number {number}.")
     return tokens
 
 
@@ -678,7 +699,7 @@ def read_littlegolem_dvonn(data: Union[str, bytes]) -> GameRecord:
     tags, movetext = _read_tags(decode_text(data))
     record = GameRecord(game="dvonn", source=SOURCE_LITTLEGOLEM_DVONN,
                         white=tags.get("White"), black=tags.get("Black"),
-                        event=tags.get("Event"), date=tags.get("Date"))
+                        event=tags.get("Event"))
     tokens = _numbered_tokens(movetext)
     for position, token in enumerate(tokens):
         where = f"LittleGolem move {position // 2 + 1}{'ab'[position % 2]} ({token})"
@@ -687,17 +708,18 @@ def read_littlegolem_dvonn(data: Union[str, bytes]) -> GameRecord:
         if token.lower() == "resign":
             record.resigned_by = SIDES[position % 2]
             continue
+        number = len(record.moves) + 1
         try:
             move = dvonn_from_littlegolem(token)
         except RecordError as e:
-            raise RecordError(f"{where}: {e}", move_number=len(record.moves) + 1) from None
-        placements = sum(1 for m in record.moves if _is_placement(m))
-        if _is_placement(move) != (placements < DVONN_POINTS - 1):
-            phase = "a placement" if placements < DVONN_POINTS - 1 else "a stack move or pass"
-            raise RecordError(f"{where}: expected {phase} (the 49th placement is never written)",
-                              move_number=len(record.moves) + 1)
+            raise RecordError(f"{where}: {e}", move_number=number) from None
+        placing = len(record.moves) < DVONN_POINTS - 1
+        if _is_placement(move) != placing:
+            expected = ("a placement" if placing else "a stack move or pass "
+                        "(LittleGolem never writes the forced 49th placement)")
+            raise RecordError(f"{where}: expected {expected}", move_number=number)
         record.moves.append(move)
-        if placements + 1 == DVONN_POINTS - 1 and _is_placement(move):
+        if len(record.moves) == DVONN_POINTS - 1:
             record.moves.append(_forced_last_placement(record.moves))
     return record
 
@@ -763,9 +785,6 @@ def _require_game(record: GameRecord, game: str) -> None:
 
 def read_littlegolem_tzaar(data: Union[str, bytes]) -> GameRecord:
     """A LittleGolem TZAAR record; turns are replayed to tell captures from stackings."""
-    from .rules import IllegalMove
-    from .tzaar import TzaarGame
-
     nodes = parse_sgf(decode_text(data))
     root = nodes[0] if nodes else SgfNode()
     if (root.get("FF") or "").strip().upper() != "TZAAR":
@@ -775,10 +794,7 @@ def read_littlegolem_tzaar(data: Union[str, bytes]) -> GameRecord:
                         white=root.get("PW"), black=root.get("PB"), event=root.get("EV"),
                         date=root.get("DT"),
                         opening=tzaar_opening_from_pos(pos) if pos is not None else None)
-    try:
-        game = TzaarGame(opening=record.opening)
-    except ValueError as e:
-        raise RecordError(f"POS: {e}") from None
+    game = TzaarGame(opening=record.opening)
     for node in nodes[1:]:
         side, value = _tzaar_node_move(node, len(record.moves))
         if value is None:
@@ -842,11 +858,11 @@ def detect_format(text: str) -> str:
     stripped = text.lstrip()
     if stripped.startswith("("):
         root = parse_sgf(stripped)
-        props = {ident: value.strip().lower() for node in root[:1] for ident, value in node.props}
-        if props.get("FF") == "tzaar":
+        first = root[0] if root else SgfNode()
+        if (first.get("FF") or "").strip().lower() == "tzaar":
             return SOURCE_LITTLEGOLEM_TZAAR
-        if any(n.get("GM", ) and n.get("GM").strip().lower() == "dvonn" for n in root) or \
-                any(_boardspace_player(n) for n in root):
+        games = {(n.get("GM") or "").strip().lower() for n in root}
+        if "dvonn" in games or any(_boardspace_player(n) for n in root):
             return SOURCE_BOARDSPACE
         raise RecordError("an SGF record that is neither Boardspace DVONN nor LittleGolem TZAAR")
     tags, movetext = _read_tags(stripped)
@@ -895,10 +911,8 @@ def move_to_source_notation(record: GameRecord, move: str) -> str:
 def new_game(record: GameRecord):
     """A rules object at the record's starting position."""
     if record.game == "dvonn":
-        from .dvonn import DvonnGame
         return DvonnGame()
     if record.game == "tzaar":
-        from .tzaar import TzaarGame
         return TzaarGame(opening=record.opening)
     raise RecordError(f"unknown game {record.game!r}")
 
@@ -909,27 +923,13 @@ def replay(record: GameRecord, upto: Optional[int] = None):
     An illegal move raises RecordError naming the move number, the move and
     the rules' reason.
     """
-    from .rules import IllegalMove
-
     game = new_game(record)
     moves = record.moves if upto is None else record.moves[:upto]
     for number, move in enumerate(moves, 1):
         try:
             game.play_text(move)
         except IllegalMove as e:
-            raise RecordError(f"move {number} ({move}, {_mover_name(record, game)}): {e}",
+            mover = _side_name(SIDES[game.side])
+            raise RecordError(f"move {number} ({move}, {mover}): {e}",
                               move_number=number) from None
     return game
-
-
-def _mover_name(record: GameRecord, game) -> str:
-    return "White" if game.side == 0 else "Black"
-
-
-def records_equal_as_game(a: GameRecord, b: GameRecord) -> bool:
-    return a.same_game(b)
-
-
-__all__ = [name for name in dir() if not name.startswith("_")
-           and name not in ("annotations", "dataclass", "field", "dataclasses",
-                            "Callable", "Optional", "Union")]
