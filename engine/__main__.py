@@ -8,12 +8,19 @@ import sys
 from . import ENGINE_NAME, __version__
 
 
+def seed_value(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) >= 1 << 64:
+        raise argparse.ArgumentTypeError("a whole number from 0 to 18446744073709551615")
+    return int(text)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="gipf-engine",
         description=f"{ENGINE_NAME} {__version__}: DVONN and TZAAR engine speaking a "
                     "GTP-style protocol on stdin/stdout (see protocol.md).")
-    parser.add_argument("--seed", type=int, default=0, help="seed for reproducible play (default 0)")
+    parser.add_argument("--seed", type=seed_value, default=0,
+                        help="seed for reproducible play (default 0)")
     parser.add_argument("--log-level", default="warning",
                         choices=["debug", "info", "warning", "error"],
                         help="diagnostics on stderr (default warning)")

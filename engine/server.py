@@ -149,6 +149,7 @@ def cmd_list_commands(server: Server, args: list[str]) -> str:
 
 @command("quit")
 def cmd_quit(server: Server, args: list[str]) -> str:
+    arity(args, 0, usage="quit")
     raise Quit
 
 
@@ -176,8 +177,13 @@ def cmd_newgame(server: Server, args: list[str]) -> str:
     return ""
 
 
+def is_whole_number(text: str) -> bool:
+    """ASCII digits only: str.isdigit() also accepts '²' and other digits int() refuses."""
+    return text.isascii() and text.isdigit()
+
+
 def parse_seed(text: str) -> int:
-    if not text.isdigit() or int(text) > MASK64:
+    if not is_whole_number(text) or int(text) > MASK64:
         raise CommandError(f"bad seed {text!r}: a whole number from 0 to {MASK64}")
     return int(text)
 
@@ -201,7 +207,7 @@ def cmd_setposition(server: Server, args: list[str]) -> str:
         server.game = cls.from_position(text)
     except BadPosition as e:
         raise CommandError(f"bad position: {e}") from None
-    server.setup = (cls.name, None) if cls is DvonnGame else server.setup
+    server.setup = (cls.name, None)  # clear_board then starts this game afresh
     return ""
 
 
@@ -294,7 +300,7 @@ def cmd_undo(server: Server, args: list[str]) -> str:
     arity(args, 0, 1, usage="undo [n]")
     count = 1
     if args:
-        if not args[0].isdigit() or int(args[0]) < 1:
+        if not is_whole_number(args[0]) or int(args[0]) < 1:
             raise CommandError(f"bad count {args[0]!r}: a whole number from 1")
         count = int(args[0])
     if count > server.game.ply:
@@ -406,7 +412,7 @@ def cmd_option(server: Server, args: list[str]) -> str:
     name, value = args[0].lower(), args[1]
     if name in OPTION_RANGES:
         low, high = OPTION_RANGES[name]
-        if not value.isdigit() or not low <= int(value) <= high:
+        if not is_whole_number(value) or not low <= int(value) <= high:
             raise CommandError(f"bad value {value!r} for {name}: a whole number from {low} to {high}")
         setattr(options, name, int(value))
     elif name in OPTION_CHOICES:
@@ -419,7 +425,7 @@ def cmd_option(server: Server, args: list[str]) -> str:
 
 
 def whole_number(text: str, what: str) -> int:
-    if not text.isdigit() or len(text) > 15:
+    if not is_whole_number(text) or len(text) > 15:
         raise CommandError(f"bad {what} {text!r}: a whole number")
     return int(text)
 
@@ -484,6 +490,8 @@ def cmd_perft(server: Server, args: list[str]) -> str:
 def cmd_analyze(server: Server, args: list[str]) -> str:
     arity(args, 0, 1, usage="analyze [<time_ms>]")
     limit = float(whole_number(args[0], "time")) if args else None
+    if limit == 0:
+        raise CommandError("the time must be at least 1 ms; without it the current limits apply")
     thought = server.think(limit)
     lines = [server.game.move_text(thought.move)]
     if thought.score is not None:
