@@ -14,7 +14,7 @@ from typing import BinaryIO, Iterator, Optional
 
 MAX_LINE_BYTES = 65536
 _CONTROL = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f]")
-_ID = re.compile(r"^(\d+)(?:\s+|$)")
+_ID = re.compile(r"^([0-9]+)(?:\s+|$)")  # ASCII digits only: \d would take "٣"
 
 
 @dataclass
@@ -59,11 +59,16 @@ def read_commands(stream: BinaryIO) -> Iterator[Command]:
         if not raw:
             return
         if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            blank, comment = not _clean(raw), b"#" in raw
             while True:  # throw the rest of the line away, in bounded pieces
                 rest = stream.readline(MAX_LINE_BYTES)
+                if not comment:  # a long blank or comment line gets no reply either
+                    blank, comment = blank and not _clean(rest), b"#" in rest
                 if not rest or rest.endswith(b"\n"):
                     break
-            m = _ID.match(_clean(raw[:32]).decode("latin-1"))
+            if blank:
+                continue
+            m = _ID.match(_clean(raw).decode("latin-1"))
             yield Command(m.group(1) if m else None, "", [],
                           f"line longer than {MAX_LINE_BYTES} bytes")
             continue
@@ -75,8 +80,8 @@ def read_commands(stream: BinaryIO) -> Iterator[Command]:
 def format_reply(cid: Optional[str], ok: bool, text: str) -> str:
     """'=id text' or '?id text', ended by an empty line; a multi-line text starts on a new line."""
     head = ("=" if ok else "?") + (cid or "")
-    text = "\n".join(line.rstrip() for line in text.strip("\n").split("\n")) if text else ""
-    text = re.sub(r"\n\s*\n", "\n", text)  # an empty line would end the reply early
+    # an empty line would end the reply early: drop blank lines, wherever they are
+    text = "\n".join(line for line in (l.rstrip() for l in text.split("\n")) if line)
     if not text:
         return head + "\n\n"
     if "\n" in text:

@@ -58,6 +58,8 @@ class Server:
         self.setup = (name, opening_seed)
 
     def check_colour(self, text: str) -> None:
+        if self.game.over:
+            raise CommandError("the game is over")
         try:
             colour = parse_colour(text)
         except ValueError as e:
@@ -178,8 +180,8 @@ def cmd_newgame(server: Server, args: list[str]) -> str:
 
 
 def is_whole_number(text: str) -> bool:
-    """ASCII digits only: str.isdigit() also accepts '²' and other digits int() refuses."""
-    return text.isascii() and text.isdigit()
+    """ASCII digits only (str.isdigit() also accepts '²'), and few enough for int()."""
+    return text.isascii() and text.isdigit() and len(text) <= 24
 
 
 def parse_seed(text: str) -> int:
@@ -498,6 +500,149 @@ def cmd_analyze(server: Server, args: list[str]) -> str:
         lines += [f"score {thought.score}", f"depth {thought.depth}", f"nodes {thought.nodes}"]
     lines += [f"time {int(thought.time_ms)}", "pv " + " ".join(thought.pv or [server.game.move_text(thought.move)])]
     return "\n".join(lines)
+
+
+# --- game records and GUI integration -------------------------------------------------
+# loadrecord / printrecord use engine/records.py; the record's own header (player
+# names, a resignation) travels with the game object it loaded, so it is forgotten
+# as soon as another command replaces the game.  Whether the current game can be
+# written as a record is decided from the game itself: taken back to its first
+# move it must be a starting position (an empty DVONN board; a TZAAR layout of
+# 60 single pieces before White's opening capture).  A setposition of a position
+# in mid-game therefore cannot be written, a setposition of a start layout can.
+
+def _record_source(server: Server):
+    """(TZAAR opening or None, moves in our notation) of the current game; CommandError if
+    the game does not go back to a starting position."""
+    game = server.game
+    moves = [move for move, _ in game.history]
+    for _ in moves:  # back to the first position, then forward again
+        game.pop()
+    if isinstance(game, DvonnGame):
+        start_ok = game.placed == 0 and game.side == 0 and not any(game.cells)
+        opening = None
+    else:
+        start_ok = game.opening_turn and game.side == 0 and all(len(s) == 1 for s in game.cells)
+        opening = list(game.cells)
+    texts = []
+    for move in moves:
+        texts.append(game.move_text(move))
+        game.push(move)
+    if not start_ok:
+        raise CommandError("printrecord needs a game from its start (newgame, loadrecord, or "
+                           "setposition of a starting layout); this one was set up in mid-game")
+    return opening, texts
+
+
+MAX_RECORD_BYTES = 4 << 20  # the longest real record is a few kilobytes
+
+
+def _read_record_file(path: str) -> bytes:
+    """A regular file's bytes (not a device or pipe: /dev/stdin is the protocol itself)."""
+    import os
+    import stat
+    name = path if len(path) <= 200 else path[:200] + "..."
+    try:
+        with open(path, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise CommandError(f"cannot read {name}: not a regular file")
+            data = f.read(MAX_RECORD_BYTES + 1)
+    except OSError as e:
+        raise CommandError(f"cannot read {name}: {e.strerror or type(e).__name__}") from None
+    except ValueError:  # an embedded NUL
+        raise CommandError(f"cannot read {name!r}: a file name has no NUL character") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise CommandError(f"cannot read {name}: larger than {MAX_RECORD_BYTES} bytes")
+    return data
+
+
+@command("loadrecord")
+def cmd_loadrecord(server: Server, args: list[str]) -> str:
+    from . import records
+    usage = "loadrecord <path> [<moves>]"
+    if not args:
+        raise CommandError(f"wrong number of arguments; usage: {usage}")
+    upto = None
+    if len(args) > 1 and is_whole_number(args[-1]):
+        upto = whole_number(args[-1], "move count")
+        args = args[:-1]
+    path = " ".join(args)
+    data = _read_record_file(path)
+    try:
+        record = records.read_record(data)
+        if upto is not None and upto > len(record.moves):
+            raise CommandError(f"the record has only {len(record.moves)} moves, not {upto}")
+        game = records.replay(record, upto)
+    except records.RecordError as e:
+        raise CommandError(f"bad record: {e}") from None
+    played = len(record.moves) if upto is None else upto
+    game.record_header = record  # names and resignation, for printrecord
+    game.record_length = played
+    server.game = game
+    if record.game == "dvonn":
+        server.setup = ("dvonn", None)
+    else:
+        server.setup = ("tzaar", None) if record.opening is None else server.setup
+    reply = f"{played} move{'s' if played != 1 else ''}"
+    if record.resigned_by is not None and played == len(record.moves):
+        reply += f"; {COLOUR_NAMES['wb'.index(record.resigned_by)].capitalize()} resigned"
+    elif game.over:
+        reply += f"; game over: {game.result()} ({game.reason})"
+    return reply
+
+
+@command("printrecord")
+def cmd_printrecord(server: Server, args: list[str]) -> str:
+    from . import records
+    arity(args, 0, usage="printrecord")
+    opening, moves = _record_source(server)
+    game = server.game
+    if isinstance(game, TzaarGame) and opening == fixed_layout():
+        opening = None
+    record = records.GameRecord(game=game.name, moves=moves, opening=opening)
+    header = getattr(game, "record_header", None)
+    if header is not None:
+        record.white, record.black, record.event, record.date = (
+            header.white, header.black, header.event, header.date)
+        if header.resigned_by is not None and game.ply == getattr(game, "record_length", -1) \
+                == len(header.moves):
+            record.resigned_by = header.resigned_by
+    try:
+        return records.write_littlegolem(record)
+    except records.RecordError as e:
+        raise CommandError(f"cannot write this game as a record: {e}") from None
+
+
+def fixed_layout() -> list[str]:
+    from .openings import fixed_opening
+    return fixed_opening()
+
+
+# GoGui's analyze commands (type/label/command); only commands in the table are listed.
+ANALYZE_COMMANDS = (
+    ("string", "Analyze", "analyze"),
+    ("string", "Legal moves", "legal_moves"),
+    ("string", "Status", "status"),
+    ("string", "Position", "position"),
+    ("string", "Score", "score"),
+    ("string", "Final score", "final_score"),
+    ("string", "Show board", "showboard"),
+    ("string", "Print record", "printrecord"),
+    ("string", "Options", "option"),
+    ("string", "Perft 3", "perft 3"),
+    ("none", "Undo", "undo"),
+    ("none", "Clear board", "clear_board"),
+    ("none", "New DVONN game", "newgame dvonn"),
+    ("none", "New TZAAR game", "newgame tzaar"),
+)
+
+
+@command("gogui-analyze_commands")
+def cmd_gogui_analyze_commands(server: Server, args: list[str]) -> str:
+    arity(args, 0, usage="gogui-analyze_commands")
+    return "\n".join(f"{kind}/{label}/{text}" for kind, label, text in ANALYZE_COMMANDS
+                     if text.split()[0] in COMMANDS)
+
 
 
 def main_loop(seed: int = 0, stdin=None, stdout: Optional[TextIO] = None) -> None:
