@@ -135,7 +135,10 @@ class DvonnGame(GameBase[Move]):
             return PASS
         m = _MOVE_RE.match(t)
         if m:
-            return Move("move", BOARD.parse_point(m.group(1)), BOARD.parse_point(m.group(2)))
+            try:
+                return Move("move", BOARD.parse_point(m.group(1)), BOARD.parse_point(m.group(2)))
+            except ValueError as e:
+                raise IllegalMove(f"cannot read {text!r} as a DVONN move: {e}") from None
         try:
             return Move("place", -1, BOARD.parse_point(t))
         except ValueError:
@@ -146,6 +149,8 @@ class DvonnGame(GameBase[Move]):
     def check_move(self, move: Move) -> None:
         if self.over:
             raise IllegalMove("the game is over")
+        if move.kind not in ("place", "move", "pass"):
+            raise IllegalMove(f"unknown move kind {move.kind!r}")
         if self.placed < POINTS:
             self._check_placement(move)
         else:
@@ -308,6 +313,8 @@ class DvonnGame(GameBase[Move]):
             raise BadPosition("red pieces are never removed: the move phase has all three")
         if counts["W"] > PIECES_PER_SIDE or counts["B"] > PIECES_PER_SIDE:
             raise BadPosition("each side has at most 23 pieces")
+        if any(len(s) > 1 and s[-1] == "R" for s in self.cells):
+            raise BadPosition("a red piece never moves on its own: it tops only a lone red")
         self.placed = POINTS
         if self._remove_disconnected():
             raise BadPosition("every stack must be connected to a red piece")

@@ -238,6 +238,8 @@ class TzaarGame(GameBase[Turn]):
         """
         if self.over:
             raise IllegalMove("the game is over")
+        if not 1 <= len(turn) <= 2:
+            raise IllegalMove("a turn is one or two actions")
         resolved = []
         undos = []
         try:
@@ -283,6 +285,8 @@ class TzaarGame(GameBase[Turn]):
 
     def _check_line(self, action: Action) -> Action:
         """Check one capture or stacking along a line; return it with its kind resolved."""
+        if action.kind not in ("capture", "stack", "any"):
+            raise IllegalMove(f"unknown action kind {action.kind!r}")
         cells = self.cells
         src, dst = action.src, action.dst
         sign = {"capture": "x", "stack": "+"}.get(action.kind, "-")
@@ -356,6 +360,8 @@ class TzaarGame(GameBase[Turn]):
                                   "9 Tzarras and 15 Totts")
         if phase == "opening" and side_text != "w":
             raise BadPosition("the opening turn is White's")
+        if phase == "opening" and any(len(s) != 1 for s in cells):
+            raise BadPosition("before White's opening capture all 60 points hold one piece each")
         game = cls(cells)
         game.side = WHITE if side_text == "w" else BLACK
         game.opening_turn = phase == "opening"
