@@ -27,6 +27,11 @@ class Move(NamedTuple):
 PASS = Move("pass", -1, -1)
 _MOVE_RE = re.compile(r"^([A-K][1-5])\s*-?\s*([A-K][1-5])$")
 _NEIGHBOURS = BOARD.neighbours
+# Neighbours of each point in circular order (None off the board): consecutive
+# entries are adjacent to each other, which makes the bridge test below exact.
+_CIRCLE = ((1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1))
+_RING = tuple(tuple(BOARD.index.get((x + dx, y + dy)) for dx, dy in _CIRCLE)
+              for x, y in BOARD.coords)
 _RAYS = BOARD.rays
 _NAMES = BOARD.names
 
@@ -204,10 +209,12 @@ class DvonnGame(GameBase[Move]):
             self.side = placement_side(self.placed) if self.placed < POINTS else WHITE
         else:
             if move.kind == "move":
-                moved_height = len(cells[move.src])
-                cells[move.dst] += cells[move.src]
+                moved = cells[move.src]
+                moved_height = len(moved)
+                cells[move.dst] += moved
                 cells[move.src] = ""
-                removed = self._remove_disconnected()
+                if "R" in moved or self._was_bridge(move.src):
+                    removed = self._remove_disconnected()
             self.side ^= 1
         self._update_over()
         return before, removed, moved_height
@@ -225,6 +232,16 @@ class DvonnGame(GameBase[Move]):
             cells[move.src] = landed[-moved_height:]
             cells[move.dst] = landed[:-moved_height]
         self.side, self.over = side, over
+
+    def _was_bridge(self, point: int) -> bool:
+        """Could emptying `point` cut stacks off?  Only if its occupied
+        neighbours form two or more separate arcs around it (all stacks were
+        connected before, so one arc keeps every path open)."""
+        cells = self.cells
+        ring = _RING[point]
+        occupied = [p is not None and bool(cells[p]) for p in ring]
+        starts = sum(1 for i in range(6) if occupied[i] and not occupied[i - 1])
+        return starts > 1
 
     def _remove_disconnected(self) -> list[tuple[int, str]]:
         """Remove every stack with no path of occupied points to a red piece."""

@@ -80,6 +80,9 @@ def read_commands(stream: BinaryIO) -> Iterator[Command]:
 def format_reply(cid: Optional[str], ok: bool, text: str) -> str:
     """'=id text' or '?id text', ended by an empty line; a multi-line text starts on a new line."""
     head = ("=" if ok else "?") + (cid or "")
+    if "\n" not in text:  # the common case, kept cheap
+        text = text.rstrip()
+        return f"{head} {text}\n\n" if text else head + "\n\n"
     # an empty line would end the reply early: drop blank lines, wherever they are
     text = "\n".join(line for line in (l.rstrip() for l in text.split("\n")) if line)
     if not text:

@@ -174,9 +174,11 @@ class TzaarGame(GameBase[Turn]):
         cells[action.dst] = target
 
     # --- turns ---------------------------------------------------------------
-    def _apply(self, turn: Turn) -> object:
-        record = (self.side, self.opening_turn, self.winner, self.reason)
-        undos = [self._do_action(a) for a in turn]
+    def _turn_record(self) -> tuple:
+        return self.side, self.opening_turn, self.winner, self.reason
+
+    def _hand_over(self) -> None:
+        """End the turn: the other side acts, and loses now if it has no capture."""
         self.opening_turn = False
         if not self.over:
             self.side ^= 1
@@ -184,12 +186,16 @@ class TzaarGame(GameBase[Turn]):
                 self.winner = self.side ^ 1
                 who = "White" if self.side == WHITE else "Black"
                 self.reason = f"{who} has no capture at the start of the turn"
+
+    def _apply(self, turn: Turn) -> object:
+        record = self._turn_record()
+        undos = [self._do_action(a) for a in turn]
+        self._hand_over()
         return record, undos
 
     def _revert(self, turn: Turn, undo: object) -> None:
         record, undos = undo
-        for action, action_undo in reversed(list(zip(turn, undos))):
-            self._undo_action(action, action_undo)
+        self._undo_actions(turn, undos)
         self.side, self.opening_turn, self.winner, self.reason = record
 
     # --- text ---------------------------------------------------------------
@@ -236,12 +242,27 @@ class TzaarGame(GameBase[Turn]):
         Raises IllegalMove; on success the turn is left in `self.checked_turn`
         (with kinds resolved), which is what push must be given.
         """
+        resolved, undos = self._apply_checked(turn)
+        self._undo_actions(resolved, undos)
+        self.checked_turn = resolved
+
+    def play_text(self, text: str) -> Turn:
+        """Parse, check and play a turn in one pass over the board."""
+        record = self._turn_record()
+        resolved, undos = self._apply_checked(self.parse_move(text))
+        self._hand_over()
+        self.history.append((resolved, (record, undos)))
+        self.checked_turn = resolved
+        return resolved
+
+    def _apply_checked(self, turn: Turn) -> tuple:
+        """Check and apply the turn's actions; on IllegalMove nothing stays applied."""
         if self.over:
             raise IllegalMove("the game is over")
         if not 1 <= len(turn) <= 2:
             raise IllegalMove("a turn is one or two actions")
-        resolved = []
-        undos = []
+        resolved: list[Action] = []
+        undos: list[tuple] = []
         try:
             for index, action in enumerate(turn):
                 if index == 0:
@@ -256,16 +277,14 @@ class TzaarGame(GameBase[Turn]):
             if not self.over and not self.opening_turn and len(turn) == 1:
                 raise IllegalMove("a turn needs a second action after the capture: "
                                   "a capture, a stacking or pass")
-        finally:
-            for action, undo in reversed(list(zip(resolved, undos))):
-                self._undo_action(action, undo)
-        self.checked_turn = tuple(resolved)
+        except IllegalMove:
+            self._undo_actions(resolved, undos)
+            raise
+        return tuple(resolved), undos
 
-    def play_text(self, text: str) -> Turn:
-        turn = self.parse_move(text)
-        self.check_move(turn)
-        self.push(self.checked_turn)
-        return self.checked_turn
+    def _undo_actions(self, actions, undos) -> None:
+        for action, undo in reversed(list(zip(actions, undos))):
+            self._undo_action(action, undo)
 
     def _check_first(self, action: Action, length: int) -> Action:
         if self.opening_turn and length != 1:
