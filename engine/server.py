@@ -280,16 +280,7 @@ def group_turns(game, tokens: list[str]):
             i += 1
             continue
         # a capture that ends the game is a whole turn; otherwise two actions
-        try:
-            first = game._check_first(game._parse_action(tokens[i]), 2)
-        except IllegalMove:
-            yield f"{tokens[i]} {tokens[i + 1]}"
-            i += 2
-            continue
-        undo = game._do_action(first)
-        ends = game.over
-        game._undo_action(first, undo)
-        if ends:
+        if game.ends_game_at_once(tokens[i]):
             yield tokens[i]
             i += 1
         else:
@@ -579,10 +570,7 @@ def cmd_loadrecord(server: Server, args: list[str]) -> str:
     game.record_header = record  # names and resignation, for printrecord
     game.record_length = played
     server.game = game
-    if record.game == "dvonn":
-        server.setup = ("dvonn", None)
-    else:
-        server.setup = ("tzaar", None) if record.opening is None else server.setup
+    server.setup = (record.game, None)  # as after setposition: clear_board starts afresh
     reply = f"{played} move{'s' if played != 1 else ''}"
     if record.resigned_by is not None and played == len(record.moves):
         reply += f"; {COLOUR_NAMES['wb'.index(record.resigned_by)].capitalize()} resigned"

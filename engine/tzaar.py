@@ -255,6 +255,17 @@ class TzaarGame(GameBase[Turn]):
         self.checked_turn = resolved
         return resolved
 
+    def ends_game_at_once(self, action_text: str) -> bool:
+        """Is this a legal first capture that ends the game (a whole turn by itself)?"""
+        try:
+            first = self._check_first(self._parse_action(action_text), 2)
+        except IllegalMove:
+            return False
+        undo = self._do_action(first)
+        ends = self.over
+        self._undo_action(first, undo)
+        return ends
+
     def _apply_checked(self, turn: Turn) -> tuple:
         """Check and apply the turn's actions; on IllegalMove nothing stays applied."""
         if self.over:
