@@ -17,7 +17,7 @@ typedef struct SearchResult {
     int32_t score;        /* from the side to act's view */
     int32_t depth;        /* last completed iteration */
     int32_t seldepth;
-    int32_t proven;       /* score is exact from game ends (no heuristic leaf) */
+    int32_t proven;       /* result is certain: exact from game ends, or a proven win */
     int32_t pvlen;
     uint64_t nodes;       /* all threads */
     double time_ms;

@@ -36,6 +36,8 @@ struct S(Shared) {
     SearchResult *res;
     int64_t start_ns, deadline_ns;
     int max_depth;
+    int done_depth;       /* deepest completed iteration (written under lock) */
+    pthread_mutex_t lock;
     int stop;             /* atomic */
     uint64_t node_count;  /* atomic, all threads, updated every 1024 nodes */
 };
@@ -128,7 +130,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
 
     /* A forced reply costs no depth (passes, single captures). */
     int newdepth = n == 1 ? depth : depth - 1;
-    int alpha0 = alpha, best = -SCORE_INF, allproven = 1, cutproven = -1;
+    int alpha0 = alpha, best = -SCORE_INF, allproven = 1, cutproven = -1, bestcp = 0;
     uint32_t bestmove = MOVE_NONE;
     for (int i = 0; i < n; i++) {
         int j = i;
@@ -159,6 +161,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
         if (v > best) {
             best = v;
             bestmove = m;
+            bestcp = cp;
             if (v > alpha) {
                 alpha = v;
                 S(pv_update)(t, ply, m);
@@ -178,6 +181,11 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
     }
     int nodeproven = cutproven >= 0 ? cutproven : allproven;
     int flag = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
+    if (!nodeproven && bestcp && flag == TT_EXACT && best >= SCORE_PROVEN_MIN) {
+        /* An exact proven win settles the result; only its margin might still grow. */
+        nodeproven = 1;
+        flag = TT_LOWER;
+    }
     tt_store(tt, key, best > alpha0 ? bestmove : MOVE_NONE, score_to_tt(best, ply),
              nodeproven ? TT_DEPTH_PROVEN : depth, flag);
     *proven = nodeproven;
@@ -190,7 +198,7 @@ static int S(root_search)(S(Thread) *t, int depth, int *proven, uint32_t *bestmo
 {
     const POS *p = &t->rootpos;
     int side = G(side)(p);
-    int alpha = -SCORE_INF, beta = SCORE_INF, best = -SCORE_INF, allproven = 1, bi = 0;
+    int alpha = -SCORE_INF, beta = SCORE_INF, best = -SCORE_INF, allproven = 1, bi = 0, bestproven = 0;
     *completed = 0;
     *bestmove = t->root[0];
     t->pvlen[0] = 0;
@@ -212,6 +220,7 @@ static int S(root_search)(S(Thread) *t, int depth, int *proven, uint32_t *bestmo
         if (v > best) {
             best = v;
             bi = i;
+            bestproven = cp;
             *bestmove = m;
             if (v > alpha) alpha = v;
             S(pv_update)(t, 0, m);
@@ -221,7 +230,8 @@ static int S(root_search)(S(Thread) *t, int depth, int *proven, uint32_t *bestmo
     uint32_t m = t->root[bi];
     memmove(&t->root[1], &t->root[0], (size_t)bi * sizeof(uint32_t));
     t->root[0] = m;
-    *proven = allproven;
+    /* A proven win is final even if other moves are unresolved (only its margin could grow). */
+    *proven = allproven || (bestproven && best >= SCORE_PROVEN_MIN);
     return best;
 }
 
@@ -232,34 +242,15 @@ static void S(report)(S(Thread) *t, SearchResult *res)
     res->time_ms = (double)(now_ns() - sh->start_ns) / 1e6;
 }
 
-static void S(iterate)(S(Thread) *t)
+/* Publish a completed iteration if it is the deepest so far (any thread). */
+static void S(publish)(S(Thread) *t, int d, int v, uint32_t bm, int proven)
 {
     S(Shared) *sh = t->sh;
     SearchResult *res = sh->res;
     const SearchParams *prm = sh->prm;
-    int start = t->id == 0 ? 1 : 1 + (t->id & 1); /* helpers run staggered depths */
-    for (int d = start; d <= sh->max_depth; d++) {
-        t->root_depth = d;
-        t->seldepth = 0;
-        for (int s = 0; s < 2; s++)
-            for (int i = 0; i < (1 << 14); i++) t->hist[s][i] >>= 1;
-        int proven = 0, completed = 0;
-        uint32_t bm;
-        int v = S(root_search)(t, d, &proven, &bm, &completed);
-        if (t->id != 0) {
-            if (t->stopped || proven) break;
-            continue;
-        }
-        if (t->stopped) {
-            /* Keep a move that already beat the previous best at the new depth. */
-            if (completed > 1 && bm != res->best && v > -SCORE_INF) {
-                res->best = bm;
-                res->score = v;
-                res->pvlen = t->pvlen[0];
-                memcpy(res->pv, t->pv[0], (size_t)t->pvlen[0] * sizeof(uint32_t));
-            }
-            break;
-        }
+    pthread_mutex_lock(&sh->lock);
+    if (d > sh->done_depth) {
+        __atomic_store_n(&sh->done_depth, d, __ATOMIC_RELAXED);
         res->best = bm;
         res->score = v;
         res->depth = d;
@@ -269,12 +260,47 @@ static void S(iterate)(S(Thread) *t)
         memcpy(res->pv, t->pv[0], (size_t)t->pvlen[0] * sizeof(uint32_t));
         S(report)(t, res);
         if (prm->on_iteration) prm->on_iteration(prm->userdata, res);
-        if (proven) break;
+        int stop = proven || d >= sh->max_depth;
         if (prm->time_ms > 0) {
             /* The next iteration costs a multiple of this one: do not start what cannot finish. */
             int64_t used = now_ns() - sh->start_ns;
-            if (t->nroot == 1 || used * 20 > prm->time_ms * 1000000LL * 9) break;
+            if (t->nroot == 1 || used * 20 > prm->time_ms * 1000000LL * 9) stop = 1;
         }
+        if (stop) __atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
+    }
+    pthread_mutex_unlock(&sh->lock);
+}
+
+static void S(iterate)(S(Thread) *t)
+{
+    S(Shared) *sh = t->sh;
+    SearchResult *res = sh->res;
+    int d = t->id == 0 ? 1 : 1 + (t->id & 1);
+    while (d <= sh->max_depth && !__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) {
+        t->root_depth = d;
+        t->seldepth = 0;
+        for (int s = 0; s < 2; s++)
+            for (int i = 0; i < (1 << 14); i++) t->hist[s][i] >>= 1;
+        int proven = 0, completed = 0;
+        uint32_t bm;
+        int v = S(root_search)(t, d, &proven, &bm, &completed);
+        if (t->stopped) {
+            /* Keep a move that already beat the previous best at the new depth. */
+            pthread_mutex_lock(&sh->lock);
+            if (t->id == 0 && d == sh->done_depth + 1 && completed > 1 && bm != res->best) {
+                res->best = bm;
+                res->score = v;
+                res->pvlen = t->pvlen[0];
+                memcpy(res->pv, t->pv[0], (size_t)t->pvlen[0] * sizeof(uint32_t));
+            }
+            pthread_mutex_unlock(&sh->lock);
+            break;
+        }
+        S(publish)(t, d, v, bm, proven);
+        /* Lazy SMP: skip depths other threads already finished; helpers stay one ahead. */
+        int done = __atomic_load_n(&sh->done_depth, __ATOMIC_RELAXED);
+        int next = done + 1 + (t->id ? (t->id & 1) : 0);
+        d = next > d + 1 ? next : d + 1;
     }
 }
 
@@ -315,6 +341,7 @@ int CAT(search_, GP)(const POS *root, const SearchParams *prm, TT *tt, SearchRes
     sh.start_ns = now_ns();
     sh.deadline_ns = prm->time_ms > 0 ? sh.start_ns + prm->time_ms * 1000000LL : 0;
     sh.max_depth = prm->depth > 0 && prm->depth < MAX_PLY - 8 ? prm->depth : MAX_PLY - 8;
+    pthread_mutex_init(&sh.lock, NULL);
 
     uint32_t moves[MAXMOVES];
     int n = G(gen)(root, moves);
@@ -328,7 +355,10 @@ int CAT(search_, GP)(const POS *root, const SearchParams *prm, TT *tt, SearchRes
     }
     int nthreads = prm->threads < 1 ? 1 : prm->threads > 64 ? 64 : prm->threads;
     S(Thread) *th = calloc((size_t)nthreads, sizeof *th);
-    if (!th) return -1;
+    if (!th) {
+        pthread_mutex_destroy(&sh.lock);
+        return -1;
+    }
     tt_new_search(tt);
     for (int i = 0; i < nthreads; i++) {
         th[i].sh = &sh;
@@ -354,6 +384,7 @@ int CAT(search_, GP)(const POS *root, const SearchParams *prm, TT *tt, SearchRes
     res->nodes = total;
     res->time_ms = (double)(now_ns() - sh.start_ns) / 1e6;
     free(th);
+    pthread_mutex_destroy(&sh.lock);
     return 0;
 }
 

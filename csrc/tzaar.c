@@ -1,6 +1,24 @@
 /* TZAAR game module: bitboard representation, action generation, play,
  * game-end detection, evaluation, move ordering and whole-turn perft.
  * Contract: csrc/CONTRACT.md.  Rules: shared/rules/tzaar-standard-2016-v1.
+ *
+ * Design
+ * - 60 points = bits 0..59 of a uint64_t (canonical order).  The first stack
+ *   met from p in direction d is one bit scan of RAYX[p][d] & occupancy; the
+ *   sentinel bits make it branchless (63 = "none": never occupied, h 0).
+ * - Points only ever become empty, never occupied again.  So every action
+ *   changes the line-of-sight graph locally: the relations of the origin f
+ *   and target t are dropped, t's are re-added with its new stack, and f's
+ *   two neighbours on each of the other two lines through f now see each
+ *   other.  tz_play keeps, incrementally, per point the number of enemy
+ *   stacks able to capture it (natt, attm), and per colour the number of
+ *   capture actions (ncap) and of own-own pairs (npair).  The hand-over rule
+ *   is then `ncap == 0`, and the evaluation needs no scanning at all.
+ * - Also incremental: visible stacks per (colour, type), the per-type sum of
+ *   a height-bonus table, the mask of stacks of height >= 2, Zobrist keys
+ *   over (point, top code, min(height, 31)) + side + phase.
+ * - The self-test csrc/tzaar_selftest.c checks all of it against a plain
+ *   coordinate-walking reference implementation along random games.
  */
 #include "tzaar.h"
 
@@ -17,8 +35,8 @@
  * of ray & occ) and an odd direction always decreases it (highest set bit). */
 static const int8_t DIRS[6][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, -1}, {-1, 1}};
 
-static uint64_t RAY[TZ_NPOINTS][6];           /* points beyond p in direction d */
-/* RAYX: rays with sentinels for branchless blocker look-up.  Even d:
+/* RAYX: the points beyond p in direction d (rays stop at the edge and at
+ * the hole), with sentinels for branchless blocker look-up.  Even d:
  * RAY | bit 63, blocker = lsb(RAYX & (occ | bit 63)), 63 when none.  Odd d:
  * (RAY << 1) | 1, blocker = (msb(RAYX & ((occ << 1) | 1)) - 1) & 63, 63 when
  * none.  Point 63 is never occupied and has h = 0. */
@@ -97,7 +115,6 @@ void tz_global_init(void)
                 x += DIRS[d][0];
                 y += DIRS[d][1];
             }
-            RAY[p][d] = m;
             RAYX[p][d] = (d & 1) ? (m << 1) | 1 : m | B63;
         }
     uint64_t s = 0x54A5A12016ULL;   /* fixed seed: reproducible keys */
@@ -121,6 +138,67 @@ static inline uint64_t zkey(int p, int code, int h)
 
 #define BLK_E(R, d) lsb64((R)[d] & oe)
 #define BLK_O(R, d) ((msb64((R)[d] & oo) - 1) & 63)
+
+/* Line-of-sight relations between mutually first-met stacks a and b, added
+ * (sgn +1) or removed (sgn -1) with the current heights and colours. */
+/* Working copy of the line-of-sight data during one update: kept in locals
+ * (registers) because stores to the byte array natt may alias anything. */
+typedef struct { uint64_t col1, attm; int cap0, cap1, pair0, pair1; } PairDelta;
+
+static inline void pair_begin(const TzPos *p, PairDelta *dl)
+{
+    dl->col1 = p->col[1];
+    dl->attm = p->attm;
+    dl->cap0 = dl->cap1 = dl->pair0 = dl->pair1 = 0;
+}
+
+/* branchless: counters of both colours accumulate in the PairDelta,
+ * per-point attacker counts are written with a zero step where nothing applies */
+static inline void pair_upd(TzPos *p, PairDelta *dl, int a, int b, int sgn)
+{
+    const int ca = (int)((dl->col1 >> a) & 1), cb = (int)((dl->col1 >> b) & 1);
+    const int ha = p->h[a], hb = p->h[b];
+    const int diff = ca ^ cb;
+    const int ab = sgn * (diff & (ha >= hb)), ba = sgn * (diff & (hb >= ha));
+    const int same = sgn * !diff;
+    dl->cap0 += ca ? ba : ab;
+    dl->cap1 += ca ? ab : ba;
+    dl->pair0 += ca ? 0 : same;
+    dl->pair1 += ca ? same : 0;
+    const int vb = p->natt[b] + ab, va = p->natt[a] + ba;
+    p->natt[b] = (uint8_t)vb;
+    p->natt[a] = (uint8_t)va;
+    dl->attm = (dl->attm & ~(BIT(a) | BIT(b))) | ((uint64_t)(va != 0) << a) | ((uint64_t)(vb != 0) << b);
+}
+
+static inline void pair_commit(TzPos *p, const PairDelta *dl)
+{
+    p->attm = dl->attm & ~B63;
+    p->ncap[0] = (int16_t)(p->ncap[0] + dl->cap0);
+    p->ncap[1] = (int16_t)(p->ncap[1] + dl->cap1);
+    p->npair[0] = (int16_t)(p->npair[0] + dl->pair0);
+    p->npair[1] = (int16_t)(p->npair[1] + dl->pair1);
+}
+
+/* all pair data from scratch */
+static void pairs_full(TzPos *p)
+{
+    const uint64_t oe = p->occ | B63;
+    p->attm = 0;
+    p->ncap[0] = p->ncap[1] = 0;
+    p->npair[0] = p->npair[1] = 0;
+    memset(p->natt, 0, sizeof p->natt);
+    PairDelta dl;
+    pair_begin(p, &dl);
+    for (uint64_t b = p->occ; b; b &= b - 1) {
+        const int s = lsb64(b);
+        for (int d = 0; d < 6; d += 2) {
+            const int t = BLK_E(RAYX[s], d);
+            pair_upd(p, &dl, s, t, t != 63);
+        }
+    }
+    pair_commit(p, &dl);
+}
 
 int tz_has_capture(const TzPos *p, int c)
 {
@@ -178,14 +256,15 @@ void tz_init(TzPos *p, const uint8_t *height, const uint8_t *top,
     p->side = (uint8_t)(side & 1);
     p->phase = (uint8_t)(phase < 0 || phase > 2 ? 1 : phase);
     p->hash = tz_hash_full(p);
+    pairs_full(p);
     /* finished already? a side lacking a visible type loses (if both do,
-     * which play cannot reach, the side to act is taken to lose). */
+     * which play cannot reach, the side NOT to act loses, as engine/tzaar.py). */
     int lack[2];
     for (int c = 0; c < 2; c++)
         lack[c] = !p->cnt[3 * c] || !p->cnt[3 * c + 1] || !p->cnt[3 * c + 2];
-    if (lack[p->side]) set_over(p, p->side ^ 1);
-    else if (lack[p->side ^ 1]) set_over(p, p->side);
-    else if (p->phase != 2 && !tz_has_capture(p, p->side)) set_over(p, p->side ^ 1);
+    if (lack[p->side ^ 1]) set_over(p, p->side);
+    else if (lack[p->side]) set_over(p, p->side ^ 1);
+    else if (p->phase != 2 && !p->ncap[p->side]) set_over(p, p->side ^ 1);
 }
 
 /* all six blockers of stack f, branchless */
@@ -260,7 +339,7 @@ static inline void handover(TzPos *p)
     p->hash ^= ZSIDE ^ ZPHASE[p->phase] ^ ZPHASE[1];
     p->side = (uint8_t)(s ^ 1);
     p->phase = 1;
-    if (!tz_has_capture(p, s ^ 1)) set_over(p, s);
+    if (!p->ncap[s ^ 1]) set_over(p, s);
 }
 
 void tz_play(TzPos *p, uint32_t m)
@@ -273,6 +352,31 @@ void tz_play(TzPos *p, uint32_t m)
         const int ct = p->code[t], ht = p->h[t];
         const uint64_t bf = BIT(f), bt = BIT(t);
         int nh = kind == TZ_KIND_CAPTURE ? hf : hf + ht;
+
+        /* 1. drop every relation touching f or t (old occupancy).  t is f's
+         * blocker in some direction dt, f is t's blocker in direction dt ^ 1. */
+        const uint64_t oe = p->occ | B63, oo = (p->occ << 1) | 1;
+        PairDelta dl;
+        pair_begin(p, &dl);
+        int bfl[6], btl[6], dt = 0;
+        {
+            BLOCKERS6(f);
+            bfl[0] = t0; bfl[1] = t1; bfl[2] = t2; bfl[3] = t3; bfl[4] = t4; bfl[5] = t5;
+        }
+        {
+            BLOCKERS6(t);
+            btl[0] = t0; btl[1] = t1; btl[2] = t2; btl[3] = t3; btl[4] = t4; btl[5] = t5;
+        }
+        for (int d = 0; d < 6; d++) {
+            dt = bfl[d] == t ? d : dt;
+            pair_upd(p, &dl, f, bfl[d], -(bfl[d] != 63));
+        }
+        for (int d = 0; d < 6; d++)
+            pair_upd(p, &dl, t, btl[d], -(btl[d] != 63 && d != (dt ^ 1)));
+        /* t's blockers once f is gone: beyond f on the line of the move */
+        btl[dt ^ 1] = bfl[dt ^ 1];
+
+        /* 2. the board change */
         p->hash ^= zkey(f, cf, hf) ^ zkey(t, ct, ht) ^ zkey(t, cf, nh);
         p->occ &= ~bf;
         p->col[s] = (p->col[s] & ~bf) | bt;
@@ -285,6 +389,18 @@ void tz_play(TzPos *p, uint32_t m)
         p->tallm = (p->tallm & ~(bf | bt)) | (nh >= 2 ? bt : 0);
         p->hsum[ct] = (int16_t)(p->hsum[ct] - HB[ht > 31 ? 31 : ht]);
         p->hsum[cf] = (int16_t)(p->hsum[cf] + HB[nh > 31 ? 31 : nh] - HB[hf > 31 ? 31 : hf]);
+
+        /* 3. relations of t (new occupancy) and those bridging the emptied f
+         * on the two other lines through f */
+        dl.col1 = p->col[1];
+        for (int d = 0; d < 6; d++)
+            pair_upd(p, &dl, t, btl[d], btl[d] != 63);
+        for (int d = 0; d < 6; d += 2) {
+            const int a = bfl[d], b = bfl[d + 1];
+            pair_upd(p, &dl, a, b, a != 63 && b != 63 && (d >> 1) != (dt >> 1));
+        }
+        pair_commit(p, &dl);
+
         if (--p->cnt[ct] == 0) {
             /* a capture removes the enemy's last visible type: mover wins;
              * a stacking buries the mover's own last visible type: mover loses */
@@ -332,15 +448,35 @@ static uint64_t perft_rec(const TzPos *p, int depth)
         }
         return total;
     }
+    if (depth == 1) {
+        /* bulk count: after each first capture, the second actions.  Only
+         * occupancy, colours, heights and visible counts matter here, so the
+         * capture is applied to a light copy (no hash / line-of-sight data). */
+        const int s = p->side;
+        for (int i = 0; i < n; i++) {
+            const int f = (int)(mv[i] & 63), t = (int)((mv[i] >> 6) & 63);
+            if (p->cnt[p->code[t]] == 1) {      /* the first capture ends the game */
+                total++;
+                continue;
+            }
+            TzPos q;
+            q.occ = p->occ & ~BIT(f);
+            q.col[s] = (p->col[s] & ~BIT(f)) | BIT(t);
+            q.col[s ^ 1] = p->col[s ^ 1] & ~BIT(t);
+            memcpy(q.h, p->h, sizeof q.h);
+            q.h[t] = p->h[f];
+            q.h[f] = 0;
+            q.side = (uint8_t)s;
+            q.phase = 2;
+            q.over = 0;
+            total += (uint64_t)tz_count_actions(&q);
+        }
+        return total;
+    }
     for (int i = 0; i < n; i++) {
         TzPos q = *p;
         tz_play(&q, mv[i]);
         if (q.over) {               /* the first capture ended the game */
-            total += depth == 1;
-            continue;
-        }
-        if (depth == 1) {
-            total += (uint64_t)tz_count_actions(&q);
             continue;
         }
         uint32_t mv2[TZ_MAX_MOVES];
@@ -366,10 +502,10 @@ uint64_t tz_perft(const TzPos *p, int depth)
 /* Value of having k captures available (handover rule: 0 loses). */
 static int capval(int k)
 {
-    static const int16_t low[7] = {-600, -250, -120, -60, -30, -12, 0};
+    static const int16_t low[7] = {-1200, -500, -240, -120, -60, -24, 0};
     if (k < 7) return low[k];
     if (k > 40) k = 40;
-    return 3 * (k - 6);
+    return 6 * (k - 6);
 }
 
 static inline int cl15(int n) { return n > 15 ? 15 : n; }
@@ -409,40 +545,15 @@ static inline int best_value(const TzPos *p, uint64_t att, int e)
     return best;
 }
 
-/* capture / stacking relations between mutually first-met stacks, each pair
- * seen once from its lower-index end (even directions).  Branchless: t = 63
- * (never occupied, h 0, no colour) when the ray is empty. */
-#define PAIRS(OWN, ENM, ATT_OWN, ATT_ENM, NC_OWN, NC_ENM, NS_OWN)              \
-    for (uint64_t b = OWN; b; b &= b - 1) {                                      \
-        const int s = lsb64(b), hs = h[s];                                       \
-        const uint64_t *R = RAYX[s];                                             \
-        for (int d = 0; d < 6; d += 2) {                                         \
-            const int t = lsb64(R[d] & oe), ht = h[t];                           \
-            const int en = (int)((ENM >> t) & 1);                                \
-            const int capS = en & (hs >= ht), capT = en & (ht >= hs);            \
-            ATT_OWN |= (uint64_t)capS << t;                                      \
-            ATT_ENM |= (uint64_t)capT << s;                                      \
-            NC_OWN += capS;                                                      \
-            NC_ENM += capT;                                                      \
-            NS_OWN += (int)((OWN >> t) & 1);                                     \
-        }                                                                        \
-    }
-
 int tz_eval(const TzPos *p)
 {
     const int S = p->side, O = S ^ 1;
     if (p->over) return (p->result > 0) == (S == 0) ? TZ_WIN_EVAL : -TZ_WIN_EVAL;
 
-    const uint64_t oe = p->occ | B63, c0 = p->col[0], c1 = p->col[1];
-    const uint8_t *h = p->h;
-    uint64_t a0 = 0, a1 = 0;    /* enemy stacks that White / Black can capture now */
-    int nc0 = 0, nc1 = 0;       /* number of capture actions */
-    int ns0 = 0, ns1 = 0;       /* number of own-own pairs (stacking actions / 2) */
-    PAIRS(c0, c1, a0, a1, nc0, nc1, ns0)
-    PAIRS(c1, c0, a1, a0, nc1, nc0, ns1)
-    const uint64_t att[2] = {a0, a1};
-    const int ncap[2] = {nc0, nc1};
-    const int nstk[2] = {2 * ns0, 2 * ns1};
+    /* att[c]: enemy stacks that colour c can capture now */
+    const uint64_t att[2] = {p->attm & p->col[1], p->attm & p->col[0]};
+    const int ncap[2] = {p->ncap[0], p->ncap[1]};
+    const int nstk[2] = {2 * p->npair[0], 2 * p->npair[1]};
 
     /* immediate, certain wins for the side to act */
     if (p->phase == 2 && ncap[O] == 0) return TZ_WIN_EVAL;    /* pass hands over a dead turn */
@@ -465,7 +576,7 @@ int tz_eval(const TzPos *p)
         int safe = 0;
         for (int t = 0; t < 3; t++) {
             int k = 3 * c + t, n = p->cnt[k];
-            score[c] += TYPEVAL[cl15(n)] + p->hsum[k] * SC2[cl15(n)] / 16;
+            score[c] += TYPEVAL[cl15(n)] + p->hsum[k] * SC2[cl15(n)] / 8;   /* x2 won 28-12 */
             /* a stack taller than every enemy stack cannot be captured */
             if (tall[k] > maxh[e]) { safe++; score[c] += 120 + 60 / n; }
             else score[c] += 8 * (tall[k] - maxh[e]);

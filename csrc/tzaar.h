@@ -29,7 +29,11 @@ typedef struct {
     uint64_t tops[6];      /* stacks topped by code colour*3+type */
     uint64_t hash;         /* incremental Zobrist: stacks + side + phase */
     uint64_t tallm;        /* stacks of height >= 2 */
+    uint64_t attm;         /* stacks that some enemy stack can capture now */
     int16_t  hsum[6];      /* per code: sum of the height-bonus table over its stacks (eval) */
+    int16_t  ncap[2];      /* capture actions available to each colour now */
+    int16_t  npair[2];     /* pairs of mutually first-met own stacks (stackings = 2 x) */
+    uint8_t  natt[64];     /* per point: enemy stacks that can capture it (60..63 stay 0) */
     uint8_t  h[64];        /* height, 0 = empty; entries 60..63 stay 0 (sentinels) */
     uint8_t  code[64];     /* top code colour*3+type (valid where h > 0) */
     uint8_t  cnt[6];       /* visible stacks per code */

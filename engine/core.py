@@ -111,7 +111,10 @@ def _arrays(game: str, cells: Sequence[str]):
         if len(stack) > 255:
             raise ValueError("stack too tall")
         height[i] = len(stack)
-        top[i] = table[stack[-1]]
+        try:
+            top[i] = table[stack[-1]]
+        except KeyError:
+            raise ValueError(f"bad piece {stack[-1]!r} at point {i} for {game}") from None
         if game == "dvonn":
             extra[i] = stack.count("R")
     return height, top, extra
