@@ -450,7 +450,8 @@ def cmd_time_left(server: Server, args: list[str]) -> str:
 def cmd_time_control(server: Server, args: list[str]) -> str:
     usage = "time_control <game_ms> [<increment_ms>] | time_control off"
     arity(args, 1, 2, usage=usage)
-    if args[0].lower() == "off" and len(args) == 1:
+    if args[0].lower() == "off":
+        arity(args, 1, usage=usage)
         server.clock.set_game(None)
         return ""
     game_ms = whole_number(args[0], "game time")
