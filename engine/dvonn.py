@@ -68,31 +68,23 @@ class DvonnGame(GameBase[Move]):
         cells = self.cells
         return len(neighbours) == 6 and all(cells[n] for n in neighbours)
 
+    def _iter_stack_moves(self, side: int):
+        cells = self.cells
+        piece = COLOUR_PIECE[side]
+        for src, stack in enumerate(cells):
+            if not stack or stack[-1] != piece or self.is_surrounded(src):
+                continue
+            height = len(stack)
+            for ray in _RAYS[src]:
+                if len(ray) >= height and cells[ray[height - 1]]:
+                    yield Move("move", src, ray[height - 1])
+
     def stack_moves(self, side: int) -> list[Move]:
         """Every stack move of `side` (placement over), ignoring whose turn it is."""
-        cells = self.cells
-        piece = COLOUR_PIECE[side]
-        moves = []
-        for src, stack in enumerate(cells):
-            if not stack or stack[-1] != piece or self.is_surrounded(src):
-                continue
-            height = len(stack)
-            for ray in _RAYS[src]:
-                if len(ray) >= height and cells[ray[height - 1]]:
-                    moves.append(Move("move", src, ray[height - 1]))
-        return moves
+        return list(self._iter_stack_moves(side))
 
     def has_stack_move(self, side: int) -> bool:
-        cells = self.cells
-        piece = COLOUR_PIECE[side]
-        for src, stack in enumerate(cells):
-            if not stack or stack[-1] != piece or self.is_surrounded(src):
-                continue
-            height = len(stack)
-            for ray in _RAYS[src]:
-                if len(ray) >= height and cells[ray[height - 1]]:
-                    return True
-        return False
+        return next(self._iter_stack_moves(side), None) is not None
 
     def legal_moves(self) -> list[Move]:
         if self.over:

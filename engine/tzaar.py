@@ -70,28 +70,21 @@ class TzaarGame(GameBase[Turn]):
                     yield p
                     break
 
-    def captures(self, side: int) -> list[Action]:
+    def _iter_captures(self, side: int):
         cells = self.cells
-        moves = []
         for src, stack in enumerate(cells):
             if stack and colour_of(stack[-1]) == side:
                 height = len(stack)
                 for dst in self._first_stacks(src):
                     target = cells[dst]
                     if colour_of(target[-1]) != side and len(target) <= height:
-                        moves.append(Action("capture", src, dst))
-        return moves
+                        yield Action("capture", src, dst)
+
+    def captures(self, side: int) -> list[Action]:
+        return list(self._iter_captures(side))
 
     def has_capture(self, side: int) -> bool:
-        cells = self.cells
-        for src, stack in enumerate(cells):
-            if stack and colour_of(stack[-1]) == side:
-                height = len(stack)
-                for dst in self._first_stacks(src):
-                    target = cells[dst]
-                    if colour_of(target[-1]) != side and len(target) <= height:
-                        return True
-        return False
+        return next(self._iter_captures(side), None) is not None
 
     def second_actions(self, side: int) -> list[Action]:
         """Captures, then stackings, then pass: every second action of a turn."""

@@ -6,24 +6,13 @@ import random
 import pytest
 
 from engine import core
+from engine.rules import perft
 
 pytestmark = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")
 
 dvonn = pytest.importorskip("engine.dvonn")
 
 
-def py_perft(game, depth: int) -> int:
-    if depth == 0:
-        return 1
-    moves = game.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for m in moves:
-        game.push(m)
-        total += py_perft(game, depth - 1)
-        game.pop()
-    return total
 
 
 def random_positions(seed: int, games: int = 6):
@@ -62,7 +51,7 @@ def test_perft_matches_python(seed):
         cells, side, phase = args(g)
         # A copy: the generator's game object keeps moving.
         copy = dvonn.DvonnGame.from_position(g.position())
-        assert core.dvonn_perft(cells, side, phase, 3) == py_perft(copy, 3), g.position()
+        assert core.dvonn_perft(cells, side, phase, 3) == perft(copy, 3), g.position()
 
 
 def test_last_placement_then_white_moves_again():
@@ -70,7 +59,7 @@ def test_last_placement_then_white_moves_again():
     assert g.side == 0
     cells, side, phase = args(g)
     copy = dvonn.DvonnGame.from_position(g.position())
-    assert core.dvonn_perft(cells, side, phase, 2) == py_perft(copy, 2)
+    assert core.dvonn_perft(cells, side, phase, 2) == perft(copy, 2)
 
 
 def test_search_returns_legal_moves():

@@ -6,6 +6,7 @@ import random
 import pytest
 
 from engine import core
+from engine.rules import perft
 
 pytestmark = pytest.mark.skipif(not core.has_game("tzaar"),
                                 reason=core.UNAVAILABLE_REASON or "core built without TZAAR")
@@ -13,18 +14,6 @@ pytestmark = pytest.mark.skipif(not core.has_game("tzaar"),
 tzaar = pytest.importorskip("engine.tzaar")
 
 
-def py_perft(game, depth: int) -> int:
-    if depth == 0:
-        return 1
-    turns = game.legal_moves()
-    if depth == 1:
-        return len(turns)
-    total = 0
-    for t in turns:
-        game.push(t)
-        total += py_perft(game, depth - 1)
-        game.pop()
-    return total
 
 
 def phase_of(game) -> int:
@@ -74,7 +63,7 @@ def test_perft_two_turns_matches_python_late():
         if g.over or g.opening_turn or len(g.legal_moves()) > 150:
             continue
         copy = tzaar.TzaarGame.from_position(g.position())
-        assert core.perft("tzaar", list(g.cells), g.side, 1, 2) == py_perft(copy, 2), g.position()
+        assert core.perft("tzaar", list(g.cells), g.side, 1, 2) == perft(copy, 2), g.position()
         done += 1
         if done >= 6:
             break
