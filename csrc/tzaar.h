@@ -29,7 +29,6 @@ typedef struct {
     uint64_t tops[6];      /* stacks topped by code colour*3+type */
     uint64_t hash;         /* incremental Zobrist: stacks + side + phase */
     uint64_t tallm;        /* stacks of height >= 2 */
-    uint64_t attm;         /* stacks that some enemy stack can capture now */
     int16_t  hsum[6];      /* per code: sum of the height-bonus table over its stacks (eval) */
     int16_t  ncap[2];      /* capture actions available to each colour now */
     int16_t  npair[2];     /* pairs of mutually first-met own stacks (stackings = 2 x) */
@@ -60,6 +59,7 @@ int      tz_count_actions(const TzPos *p);           /* == tz_gen's count, no li
 int      tz_has_capture(const TzPos *p, int colour); /* colour has a capture now */
 uint64_t tz_hash_full(const TzPos *p);               /* hash recomputed from scratch */
 int      tz_is_legal(const TzPos *p, uint32_t move);  /* move is among tz_gen's */
+uint64_t tz_attacked(const TzPos *p);                /* stacks an enemy stack can capture now */
 /* Fixed opening of the rules (colour 0 White); heights 1. */
 void     tz_fixed_opening(uint8_t *height, uint8_t *top);
 
