@@ -10,6 +10,10 @@ static int8_t IDX2BIT[DV_POINTS];
 static uint8_t DIST[DV_BITS][DV_BITS];
 static uint64_t LAND[DV_BITS][11];     /* landing points at distance h (h <= 10) */
 static uint64_t NBR[DV_BITS];
+static uint8_t RING_RUNS[64];          /* runs of set bits in a 6-bit cyclic neighbour pattern */
+/* The six neighbour offsets in cyclic order (E, NE, N, W, SW, S): consecutive ones are adjacent. */
+static const int RING[6] = {1, 12, 11, -1, -12, -11};
+static uint8_t RING_NB[DV_BITS][6];    /* those neighbours' bits; 63 (never occupied) if off board */
 
 static const int DIRS[6][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, -1}};
 
@@ -47,6 +51,18 @@ void dv_global_init(void)
     }
     NCOL0 = ~col0;
     NCOL10 = ~col10;
+    for (int b = 0; b < DV_BITS; b++)
+        for (int i = 0; i < 6; i++) {
+            int c = b % 11, r = b / 11, nb = b + RING[i];
+            int nc = c + (RING[i] == 1 || RING[i] == 12 ? 1 : RING[i] == -1 || RING[i] == -12 ? -1 : 0);
+            int nr = r + (RING[i] >= 11 ? 1 : RING[i] <= -11 ? -1 : 0);
+            RING_NB[b][i] = (uint8_t)(on_board(c, r) && on_board(nc, nr) ? nb : 63);
+        }
+    for (int m = 0; m < 64; m++) {
+        int runs = 0;
+        for (int i = 0; i < 6; i++) runs += (m >> i & 1) && !(m >> ((i + 5) % 6) & 1);
+        RING_RUNS[m] = (uint8_t)(m == 63 ? 1 : runs);
+    }
     for (int b = 0; b < DV_BITS; b++) {
         int c = b % 11, r = b / 11;
         NBR[b] = 0;
@@ -74,6 +90,30 @@ static inline uint64_t spread(uint64_t x)
 {
     return (x | ((x << 1) & NCOL0) | ((x >> 1) & NCOL10) | (x << 11) | (x >> 11) |
             ((x << 12) & NCOL0) | ((x >> 12) & NCOL10)) & VALID;
+}
+
+/* Which of the six neighbours of b (cyclic order) are in occ. */
+static inline int ring_mask(uint64_t occ, int b)
+{
+    const uint8_t *nb = RING_NB[b];
+    return (int)((occ >> nb[0] & 1) | (occ >> nb[1] & 1) << 1 | (occ >> nb[2] & 1) << 2 |
+                 (occ >> nb[3] & 1) << 3 | (occ >> nb[4] & 1) << 4 | (occ >> nb[5] & 1) << 5);
+}
+
+/* Occupied cells whose occupied neighbours form two or more separate arcs: emptying
+ * such a cell may split the board.  For all cells at once: in cyclic direction order,
+ * count the directions where an occupied neighbour follows an empty (or missing) one. */
+static inline uint64_t cut_cells(uint64_t occ)
+{
+    uint64_t nb[6] = {(occ >> 1) & NCOL10, (occ >> 12) & NCOL10, occ >> 11,
+                      (occ << 1) & NCOL0, (occ << 12) & NCOL0, occ << 11};
+    uint64_t ones = 0, twos = 0;
+    for (int i = 0; i < 6; i++) {
+        uint64_t start = nb[i] & ~nb[(i + 5) % 6];
+        twos |= ones & start;
+        ones |= start;
+    }
+    return twos & occ;
 }
 
 /* Occupied cells whose six neighbours all exist and are occupied. */
@@ -220,7 +260,7 @@ void dv_play(DvPos *p, uint32_t move)
     if (kind == 0) {
         int f = IDX2BIT[MOVE_FROM(move)], t = IDX2BIT[MOVE_TO(move)];
         uint64_t fb = 1ull << f, tb = 1ull << t;
-        int s = top_of(p, fb);
+        int s = top_of(p, fb), red_moved = (p->red & fb) != 0;
         p->hash ^= key_at(p, f) ^ key_at(p, t);
         p->height[t] = (uint8_t)(p->height[t] + p->height[f]);
         p->height[f] = 0;
@@ -232,8 +272,18 @@ void dv_play(DvPos *p, uint32_t move)
         p->col[s] &= ~fb;
         p->red &= ~fb;
         p->hash ^= key_at(p, t);
+        /* Emptying f can only disconnect something if its occupied neighbours do not form
+         * one contiguous arc (or if the red moved away from f). */
+        int cut = red_moved;
+        if (!cut) {
+            cut = RING_RUNS[ring_mask(p->occ, f)] > 1;
+        }
         /* Remove everything no longer linked to a red-holding stack. */
-        uint64_t reach = p->red & p->occ, prev = 0;
+        uint64_t reach = p->occ, prev = p->occ;
+        if (cut) {
+            reach = p->red & p->occ;
+            prev = 0;
+        }
         while (reach != prev) {
             prev = reach;
             reach = spread(reach) & p->occ;
@@ -273,6 +323,10 @@ uint64_t dv_perft(const DvPos *p, int depth)
 /* PrimaDvonna's field value: 64 plus 64/4^d for each red stack at distance d. */
 static const int FIELD_ADD[11] = {64, 16, 4, 1, 0, 0, 0, 0, 0, 0, 0};
 
+/* Placement: bonus for an own piece next to a red / two steps from one. */
+#define PL_ADJ 15
+#define PL_NEAR 7
+
 static int placement_eval(const DvPos *p)
 {
     int reds[3], nr = 0;
@@ -288,7 +342,7 @@ static int placement_eval(const DvPos *p)
                 dsum += d;
                 if (d < dmin) dmin = d;
             }
-            int x = (dmin == 1 ? 10 : dmin == 2 ? 5 : 0) - dsum * 3 / nr;
+            int x = (dmin == 1 ? PL_ADJ : dmin == 2 ? PL_NEAR : 0) - dsum * 3 / nr;
             /* Clumps of own pieces get cut off together and block each other. */
             int own = popcount64(NBR[b] & p->col[s]);
             int nonown = popcount64(NBR[b]) - own;
@@ -299,6 +353,40 @@ static int placement_eval(const DvPos *p)
         v[s] += 2 * edge;
     }
     return v[p->side] - v[p->side ^ 1];
+}
+
+#ifndef CUT_STM
+#define CUT_STM 30 /* per piece of the best cut the side to act can make now */
+#endif
+#ifndef CUT_OPP
+#define CUT_OPP 10 /* per piece of the best cut the opponent threatens */
+#endif
+
+/* Best (enemy - own) height side s removes by moving one mobile stack off a cell that alone
+ * links some stacks to the reds (its occupied neighbours are not one contiguous arc). */
+static __attribute__((unused)) int cut_gain(const DvPos *p, int s, uint64_t cutv)
+{
+    int best = 0;
+    for (uint64_t cand = p->col[s] & cutv; cand; cand &= cand - 1) {
+        int f = ctz64(cand), h = p->height[f];
+        if (h > 10 || !(LAND[f][h] & p->occ)) continue;
+        uint64_t occ = p->occ & ~(1ull << f), reach = p->red & occ, prev = 0;
+        while (reach != prev) {
+            prev = reach;
+            reach = spread(reach) & occ;
+        }
+        uint64_t gone = occ & ~reach;
+        if (!gone) continue;
+        int g = 0;
+        for (uint64_t x = gone; x; x &= x - 1) {
+            int b = ctz64(x);
+            if (p->col[s] >> b & 1) g -= p->height[b];
+            else if (p->col[s ^ 1] >> b & 1) g += p->height[b];
+        }
+        if (!(LAND[f][h] & reach)) g -= h; /* the mover can only land in the lost part */
+        if (g > best) best = g;
+    }
+    return best;
 }
 
 int dv_eval(const DvPos *p)
@@ -337,7 +425,15 @@ int dv_eval(const DvPos *p)
         }
         v[s] = acc;
     }
+#if CUT_STM || CUT_OPP
+    uint64_t cutv = cut_cells(p->occ) & ~sur & ~p->red;
+    int cut = 0;
+    if (cutv)
+        cut = CUT_STM * cut_gain(p, p->side, cutv) - CUT_OPP * cut_gain(p, p->side ^ 1, cutv);
+    return (v[p->side] - v[p->side ^ 1]) / 64 + cut;
+#else
     return (v[p->side] - v[p->side ^ 1]) / 64;
+#endif
 }
 
 int dv_move_order(const DvPos *p, uint32_t move)

@@ -58,8 +58,10 @@ def moves_to_go(game) -> int:
     if isinstance(game, DvonnGame):
         if game.placed < POINTS:  # placement gets roughly a third of the game's time
             return (POINTS - game.placed) // 2 + 55
+        # Front-load the stacking phase: the first stacking moves decide the game, the end
+        # is proven quickly and clock left over at the end is wasted.
         stacks = sum(1 for s in game.cells if s)
-        return max(3, stacks // 2 - 8)
+        return max(2, stacks // 3 - 6)
     stacks = sum(1 for s in game.cells if s)
     return max(5, stacks // 3 - 2)
 
