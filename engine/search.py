@@ -97,15 +97,34 @@ def pv_text(game, raw_pv: list) -> list[str]:
 def think(game, options: Options, clock: Clock, limit_ms: Optional[float] = None) -> Thought:
     """The move to play now, with what the search found; never an illegal move."""
     started = time.monotonic()
-    thought = None
-    if options.player == "core" and core.AVAILABLE:
-        thought = _think_core(game, options, clock, limit_ms)
-    elif options.player == "random":
-        thought = Thought(random_move(game, options.seed))
-    if thought is None:
-        thought = Thought(choose_move(game, options.seed))
+    thought = _choose(game, options, clock, limit_ms)
     thought.time_ms = (time.monotonic() - started) * 1000
     return thought
+
+
+def _choose(game, options: Options, clock: Clock, limit_ms: Optional[float]) -> Thought:
+    forced = _forced_move(game)
+    if forced is not None:
+        return Thought(forced, source="forced")
+    if options.player == "random":
+        return Thought(random_move(game, options.seed))
+    if options.player == "core" and core.AVAILABLE:
+        thought = _think_core(game, options, clock, limit_ms)
+        if thought is not None:
+            return thought
+    return Thought(choose_move(game, options.seed))
+
+
+def _forced_move(game):
+    """DVONN's only move (often a pass): played at once, so it costs no clock.
+
+    TZAAR is not asked: listing its whole turns costs more than it saves.
+    """
+    if isinstance(game, DvonnGame) and game.placed == POINTS:
+        moves = game.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+    return None
 
 
 def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float]) -> Optional[Thought]:

@@ -100,6 +100,19 @@ def test_core_moves_are_legal_through_whole_games(make):
     options = Options(depth=2)
     while not game.over:
         thought = think(game, options, Clock())
-        assert thought.source == "core"
+        assert thought.source in ("core", "forced")
         game.check_move(thought.move)
         game.push(thought.move)
+
+
+def test_a_forced_dvonn_pass_is_answered_without_searching(core_suggests):
+    # White's only stack (a red under a white on A1) has nothing two points away;
+    # Black can still move onto H3: White must pass
+    game = DvonnGame.from_position(
+        "dvonn w move RW,-,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-,-,-/-,-,-,-,-,-,R,R,B,-,-/"
+        "-,-,-,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-,-")
+    assert game.legal_moves() == [("pass", -1, -1)]
+    core_suggests([("move", 0, 1)])  # would be illegal: the core must not even be asked
+    thought = think(game, Options(), Clock())
+    assert thought.source == "forced"
+    assert game.move_text(thought.move) == "pass"
