@@ -27,6 +27,14 @@ def load_script(name: str):
 match = load_script("match")
 
 
+def test_a_clean_sweep_reports_an_exact_one_sided_bound():
+    # 100 wins: the win rate is at least 0.05 ** 0.01 = 0.97049 (95 %), i.e. about +607 Elo
+    assert round(match.one_sided_bound(100)) == 607
+    assert match.elo_text(100, 0, 0).startswith("Elo ≥ +607")
+    assert match.elo_text(0, 0, 100).startswith("Elo ≤ -607")
+    assert "±" in match.elo_text(60, 10, 30)
+
+
 def test_expected_score_and_elo():
     assert match.expected_score(0) == 0.5
     assert match.expected_score(400) == pytest.approx(10 / 11)
