@@ -10,7 +10,8 @@ import re
 from typing import NamedTuple, Optional
 
 from .hexgrid import DVONN_BOARD as BOARD
-from .rules import BLACK, WHITE, BadPosition, GameBase, IllegalMove
+from .rules import (BLACK, WHITE, BadPosition, GameBase, IllegalMove, board_field,
+                    split_position)
 
 PIECES_PER_SIDE = 23
 RED_PIECES = 3
@@ -259,30 +260,17 @@ class DvonnGame(GameBase[Move]):
     # --- position string ---------------------------------------------------
     def position(self) -> str:
         """`dvonn <side> <phase> <row1>/<row2>/.../<row5>`; see protocol.md."""
-        rows = []
-        start = 0
-        for length in ROW_LENGTHS:
-            rows.append(",".join(s or "-" for s in self.cells[start:start + length]))
-            start += length
         phase = "place" if self.placed < POINTS else "move"
-        return f"dvonn {'wb'[self.side]} {phase} {'/'.join(rows)}"
+        return f"dvonn {'wb'[self.side]} {phase} {board_field(self.cells, ROW_LENGTHS)}"
 
     @classmethod
     def from_position(cls, text: str) -> "DvonnGame":
-        fields = text.split()
-        if len(fields) != 4 or fields[0].lower() != "dvonn":
-            raise BadPosition("expected: dvonn <w|b> <place|move> <five rows of points>")
-        _, side_text, phase, board = fields
-        if side_text not in ("w", "b"):
-            raise BadPosition(f"side must be w or b, not {side_text!r}")
-        if phase not in ("place", "move"):
-            raise BadPosition(f"phase must be place or move, not {phase!r}")
-        rows = board.split("/")
-        if [len(r.split(",")) for r in rows] != list(ROW_LENGTHS):
-            raise BadPosition("the board needs five rows of 9, 10, 11, 10 and 9 points "
-                              "separated by '/', points separated by ','")
+        side, phase, tokens = split_position(
+            text, "dvonn", ("place", "move"), ROW_LENGTHS, "five rows of points",
+            "the board needs five rows of 9, 10, 11, 10 and 9 points "
+            "separated by '/', points separated by ','")
         cells = []
-        for token in ",".join(rows).split(","):
+        for token in tokens:
             if token == "-":
                 cells.append("")
             elif token and set(token) <= set("WBR"):
@@ -291,7 +279,7 @@ class DvonnGame(GameBase[Move]):
                 raise BadPosition(f"bad point {token!r}: '-' or a stack of W, B and R bottom to top")
         game = cls()
         game.cells = cells
-        game.side = WHITE if side_text == "w" else BLACK
+        game.side = side
         pieces = "".join(cells)
         counts = {p: pieces.count(p) for p in "WBR"}
         if phase == "place":

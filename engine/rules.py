@@ -28,6 +28,35 @@ def parse_colour(text: str) -> int:
     raise ValueError(f"not a colour: {text!r} (expected w, white, b or black)")
 
 
+def board_field(cells: list[str], groups: tuple[int, ...]) -> str:
+    """Stacks in point order: '-' for empty, ',' between points, '/' between rows or columns."""
+    parts, start = [], 0
+    for length in groups:
+        parts.append(",".join(s or "-" for s in cells[start:start + length]))
+        start += length
+    return "/".join(parts)
+
+
+def split_position(text: str, game: str, phases: tuple[str, str], groups: tuple[int, ...],
+                   board_help: str, shape_help: str) -> tuple[int, str, list[str]]:
+    """(side, phase, one token per point) of `<game> <w|b> <phase> <board>`.
+
+    Only the shape is checked here; what a token may hold is the game's business.
+    """
+    fields = text.split()
+    if len(fields) != 4 or fields[0].lower() != game:
+        raise BadPosition(f"expected: {game} <w|b> <{'|'.join(phases)}> <{board_help}>")
+    _, side_text, phase, board = fields
+    if side_text not in ("w", "b"):
+        raise BadPosition(f"side must be w or b, not {side_text!r}")
+    if phase not in phases:
+        raise BadPosition(f"phase must be {' or '.join(phases)}, not {phase!r}")
+    parts = board.split("/")
+    if [len(part.split(",")) for part in parts] != list(groups):
+        raise BadPosition(shape_help)
+    return (WHITE if side_text == "w" else BLACK), phase, ",".join(parts).split(",")
+
+
 class GameBase(Generic[M]):
     """python-chess style: legal_moves / push / pop over an explicit history.
 

@@ -12,7 +12,8 @@ from typing import NamedTuple, Optional
 
 from .hexgrid import TZAAR_BOARD as BOARD
 from .openings import STOCK, fixed_opening
-from .rules import BLACK, WHITE, BadPosition, GameBase, IllegalMove
+from .rules import (BLACK, WHITE, BadPosition, GameBase, IllegalMove, board_field,
+                    split_position)
 
 POINTS = BOARD.size  # 60
 TYPE_NAMES = {"a": "Tzaar", "b": "Tzarra", "c": "Tott"}
@@ -347,28 +348,16 @@ class TzaarGame(GameBase[Turn]):
     # --- position string ---------------------------------------------------------
     def position(self) -> str:
         """`tzaar <side> <opening|turn> <column A>/<column B>/.../<column I>`."""
-        columns, start = [], 0
-        for length in _COLUMN_LENGTHS:
-            columns.append(",".join(s or "-" for s in self.cells[start:start + length]))
-            start += length
-        return f"tzaar {'wb'[self.side]} {self.phase} {'/'.join(columns)}"
+        return f"tzaar {'wb'[self.side]} {self.phase} {board_field(self.cells, _COLUMN_LENGTHS)}"
 
     @classmethod
     def from_position(cls, text: str) -> "TzaarGame":
-        fields = text.split()
-        if len(fields) != 4 or fields[0].lower() != "tzaar":
-            raise BadPosition("expected: tzaar <w|b> <opening|turn> <nine columns of points>")
-        _, side_text, phase, board = fields
-        if side_text not in ("w", "b"):
-            raise BadPosition(f"side must be w or b, not {side_text!r}")
-        if phase not in ("opening", "turn"):
-            raise BadPosition(f"phase must be opening or turn, not {phase!r}")
-        columns = board.split("/")
-        if [len(c.split(",")) for c in columns] != list(_COLUMN_LENGTHS):
-            raise BadPosition("the board needs nine columns of 5, 6, 7, 8, 8, 8, 7, 6 and 5 "
-                              "points (E without the hole) separated by '/', points by ','")
+        side, phase, tokens = split_position(
+            text, "tzaar", ("opening", "turn"), _COLUMN_LENGTHS, "nine columns of points",
+            "the board needs nine columns of 5, 6, 7, 8, 8, 8, 7, 6 and 5 "
+            "points (E without the hole) separated by '/', points by ','")
         cells = []
-        for token in ",".join(columns).split(","):
+        for token in tokens:
             if token == "-":
                 cells.append("")
             elif token and set(token) <= set(PIECES) and (token.islower() or token.isupper()):
@@ -381,12 +370,12 @@ class TzaarGame(GameBase[Turn]):
             if pieces.count(p) > STOCK.count(p):
                 raise BadPosition(f"too many {p!r} pieces: each side has 6 Tzaars, "
                                   "9 Tzarras and 15 Totts")
-        if phase == "opening" and side_text != "w":
+        if phase == "opening" and side != WHITE:
             raise BadPosition("the opening turn is White's")
         if phase == "opening" and any(len(s) != 1 for s in cells):
             raise BadPosition("before White's opening capture all 60 points hold one piece each")
         game = cls(cells)
-        game.side = WHITE if side_text == "w" else BLACK
+        game.side = side
         game.opening_turn = phase == "opening"
         game._decide_static_result()
         return game

@@ -9,7 +9,7 @@ import pytest
 
 from engine.dvonn import PASS, DvonnGame, Move, ROW_LENGTHS
 from engine.hexgrid import DVONN_BOARD as BOARD
-from engine.rules import BLACK, WHITE, BadPosition, IllegalMove
+from engine.rules import BLACK, WHITE, BadPosition, IllegalMove, board_field
 
 P = BOARD.by_name
 
@@ -18,11 +18,7 @@ def board_text(stacks: dict[str, str]) -> str:
     cells = [""] * BOARD.size
     for name, stack in stacks.items():
         cells[P[name]] = stack
-    rows, start = [], 0
-    for length in ROW_LENGTHS:
-        rows.append(",".join(s or "-" for s in cells[start:start + length]))
-        start += length
-    return "/".join(rows)
+    return board_field(cells, ROW_LENGTHS)
 
 
 def game(stacks: dict[str, str], side: str = "w", phase: str = "move") -> DvonnGame:

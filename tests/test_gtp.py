@@ -16,7 +16,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import gtp
 from engine.gtp import MAX_LINE_BYTES, Command, format_reply, parse_line, read_commands
 
 

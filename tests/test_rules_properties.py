@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from engine.dvonn import PASS as DVONN_PASS
 from engine.dvonn import DvonnGame, Move
-from engine.hexgrid import DVONN_BOARD, TZAAR_BOARD
+from engine.hexgrid import DVONN_BOARD
 from engine.openings import random_opening
 from engine.rules import BLACK, WHITE, IllegalMove
 from engine.tzaar import PASS as TZAAR_PASS

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from engine.hexgrid import TZAAR_BOARD as BOARD
-from engine.rules import BLACK, WHITE, BadPosition, IllegalMove
+from engine.rules import BLACK, WHITE, BadPosition, IllegalMove, board_field
 from engine.tzaar import PASS, Action, TzaarGame, _COLUMN_LENGTHS
 
 P = BOARD.by_name
@@ -23,11 +23,7 @@ def board_text(stacks: dict[str, str]) -> str:
     cells = [""] * BOARD.size
     for name, stack in stacks.items():
         cells[P[name]] = stack
-    columns, start = [], 0
-    for length in _COLUMN_LENGTHS:
-        columns.append(",".join(s or "-" for s in cells[start:start + length]))
-        start += length
-    return "/".join(columns)
+    return board_field(cells, _COLUMN_LENGTHS)
 
 
 def tz(stacks: dict[str, str], side: str = "w", phase: str = "turn") -> TzaarGame:
