@@ -265,18 +265,11 @@ class DvonnGame(GameBase[Move]):
 
     @classmethod
     def from_position(cls, text: str) -> "DvonnGame":
-        side, phase, tokens = split_position(
+        side, phase, cells = split_position(
             text, "dvonn", ("place", "move"), ROW_LENGTHS, "five rows of points",
             "the board needs five rows of 9, 10, 11, 10 and 9 points "
-            "separated by '/', points separated by ','")
-        cells = []
-        for token in tokens:
-            if token == "-":
-                cells.append("")
-            elif token and set(token) <= set("WBR"):
-                cells.append(token)
-            else:
-                raise BadPosition(f"bad point {token!r}: '-' or a stack of W, B and R bottom to top")
+            "separated by '/', points separated by ','",
+            lambda token: set(token) <= set("WBR"), "a stack of W, B and R bottom to top")
         game = cls()
         game.cells = cells
         game.side = side

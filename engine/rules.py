@@ -38,11 +38,10 @@ def board_field(cells: list[str], groups: tuple[int, ...]) -> str:
 
 
 def split_position(text: str, game: str, phases: tuple[str, str], groups: tuple[int, ...],
-                   board_help: str, shape_help: str) -> tuple[int, str, list[str]]:
-    """(side, phase, one token per point) of `<game> <w|b> <phase> <board>`.
-
-    Only the shape is checked here; what a token may hold is the game's business.
-    """
+                   board_help: str, shape_help: str, is_stack, stack_help: str
+                   ) -> tuple[int, str, list[str]]:
+    """(side, phase, cells) of `<game> <w|b> <phase> <board>`; `is_stack` says which
+    tokens other than '-' (empty) the game accepts, `stack_help` what they look like."""
     fields = text.split()
     if len(fields) != 4 or fields[0].lower() != game:
         raise BadPosition(f"expected: {game} <w|b> <{'|'.join(phases)}> <{board_help}>")
@@ -54,7 +53,15 @@ def split_position(text: str, game: str, phases: tuple[str, str], groups: tuple[
     parts = board.split("/")
     if [len(part.split(",")) for part in parts] != list(groups):
         raise BadPosition(shape_help)
-    return (WHITE if side_text == "w" else BLACK), phase, ",".join(parts).split(",")
+    cells = []
+    for token in ",".join(parts).split(","):
+        if token == "-":
+            cells.append("")
+        elif token and is_stack(token):
+            cells.append(token)
+        else:
+            raise BadPosition(f"bad point {token!r}: '-' or {stack_help}")
+    return (WHITE if side_text == "w" else BLACK), phase, cells
 
 
 class GameBase(Generic[M]):

@@ -15,7 +15,7 @@ from dataclasses import fields
 from . import ENGINE_NAME, __version__, core, gtp
 from .clock import Clock
 from .dvonn import DvonnGame
-from .openings import MASK64, random_opening
+from .openings import MASK64, fixed_opening, random_opening
 from .rules import COLOUR_NAMES, BadPosition, IllegalMove, parse_colour, perft
 from .search import Options, Thought, think
 from .tzaar import TzaarGame
@@ -586,7 +586,7 @@ def cmd_printrecord(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="printrecord")
     opening, moves = _record_source(server)
     game = server.game
-    if isinstance(game, TzaarGame) and opening == fixed_layout():
+    if isinstance(game, TzaarGame) and opening == fixed_opening():
         opening = None
     record = records.GameRecord(game=game.name, moves=moves, opening=opening)
     header = getattr(game, "record_header", None)
@@ -600,11 +600,6 @@ def cmd_printrecord(server: Server, args: list[str]) -> str:
         return records.write_littlegolem(record)
     except records.RecordError as e:
         raise CommandError(f"cannot write this game as a record: {e}") from None
-
-
-def fixed_layout() -> list[str]:
-    from .openings import fixed_opening
-    return fixed_opening()
 
 
 # GoGui's analyze commands (type/label/command); only commands in the table are listed.

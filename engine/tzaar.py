@@ -352,19 +352,12 @@ class TzaarGame(GameBase[Turn]):
 
     @classmethod
     def from_position(cls, text: str) -> "TzaarGame":
-        side, phase, tokens = split_position(
+        side, phase, cells = split_position(
             text, "tzaar", ("opening", "turn"), _COLUMN_LENGTHS, "nine columns of points",
             "the board needs nine columns of 5, 6, 7, 8, 8, 8, 7, 6 and 5 "
-            "points (E without the hole) separated by '/', points by ','")
-        cells = []
-        for token in tokens:
-            if token == "-":
-                cells.append("")
-            elif token and set(token) <= set(PIECES) and (token.islower() or token.isupper()):
-                cells.append(token)
-            else:
-                raise BadPosition(f"bad point {token!r}: '-' or a one-colour stack of "
-                                  "a b c (White) or A B C (Black), bottom to top")
+            "points (E without the hole) separated by '/', points by ','",
+            lambda token: set(token) <= set(PIECES) and (token.islower() or token.isupper()),
+            "a one-colour stack of a b c (White) or A B C (Black), bottom to top")
         pieces = "".join(cells)
         for p in PIECES:
             if pieces.count(p) > STOCK.count(p):
