@@ -21,7 +21,6 @@ from .tzaar import Action, TzaarGame
 
 log = logging.getLogger("engine.search")
 DEFAULT_MOVETIME_MS = 1000
-PROVEN_SCORE = 999_000
 
 
 @dataclass

@@ -17,7 +17,7 @@ from .clock import Clock
 from .dvonn import DvonnGame
 from .openings import MASK64, fixed_opening, random_opening
 from .rules import COLOUR_NAMES, BadPosition, IllegalMove, parse_colour, perft
-from .search import Options, Thought, think
+from .search import Options, Thought, core_phase, think
 from .tzaar import TzaarGame
 
 log = logging.getLogger("engine")
@@ -476,7 +476,6 @@ def cmd_perft(server: Server, args: list[str]) -> str:
         raise CommandError(f"perft counts with python or core, not {args[1]!r}")
     if not core.AVAILABLE:
         raise CommandError(f"the compiled core is unavailable: {core.UNAVAILABLE_REASON}")
-    from .search import core_phase
     return str(core.perft(game.name, game.cells, game.side, core_phase(game), depth))
 
 
