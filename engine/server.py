@@ -304,6 +304,21 @@ def cmd_undo(server: Server, args: list[str]) -> str:
     return ""
 
 
+@command("move_history")
+def cmd_move_history(server: Server, args: list[str]) -> str:
+    """GNU Go's move_history: the moves since the game's start, newest first, with the mover."""
+    arity(args, 0, usage="move_history")
+    game = server.game
+    moves = [move for move, _ in game.history]
+    for _ in moves:  # move texts and movers are those of each move's own position
+        game.pop()
+    lines = []
+    for move in moves:
+        lines.append(f"{COLOUR_NAMES[game.side]} {game.move_text(move)}")
+        game.push(move)
+    return "\n".join(reversed(lines))
+
+
 @command("genmove")
 def cmd_genmove(server: Server, args: list[str]) -> str:
     arity(args, 0, 1, usage="genmove [colour]")

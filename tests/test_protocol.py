@@ -440,6 +440,20 @@ def test_undo_after_setposition_cannot_go_behind_it(e):
     refuse(e, "undo", "only 0")
 
 
+def test_move_history_lists_the_moves_newest_first_and_follows_undo(e):
+    assert e.ok("move_history") == ""
+    e.ok("replay D3 E3 F3")
+    assert e.ok("move_history").split("\n") == ["white F3", "black E3", "white D3"]
+    e.ok("undo")
+    assert e.ok("move_history").split("\n") == ["black E3", "white D3"]
+    e.ok("newgame tzaar")
+    e.ok("replay d6-e7 F4-G4 G6-G5")
+    assert e.ok("move_history").split("\n") == ["black F4xG4 G6xG5", "white D6xE7"]
+    e.ok(f"setposition {FIXED_TZAAR}")
+    assert e.ok("move_history") == ""
+    refuse(e, "move_history 1", "usage: move_history")
+
+
 # --- state ------------------------------------------------------------------------------------------
 
 def test_status_fields(e):
