@@ -1,0 +1,79 @@
+"""`python3 -m engine.gui` / `gipf-gui`: the reference web GUI on 127.0.0.1."""
+from __future__ import annotations
+
+import argparse
+import logging
+import shlex
+import socket
+import sys
+import threading
+import webbrowser
+
+DEFAULT_PORT = 8765
+
+
+def port_number(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) > 65535:
+        raise argparse.ArgumentTypeError("a port number from 0 (any free port) to 65535")
+    return int(text)
+
+
+def positive(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError("a whole number from 1 to 64")
+    return int(text)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="gipf-gui",
+        description="Play and analyse DVONN and TZAAR in a browser against the engine. "
+                    "Serves on 127.0.0.1 only; each browser tab gets its own engine process.")
+    parser.add_argument("--port", type=port_number, default=DEFAULT_PORT,
+                        help=f"port on 127.0.0.1 (default {DEFAULT_PORT}; 0 = any free port)")
+    parser.add_argument("--open", action="store_true", help="open the page in a web browser")
+    parser.add_argument("--engine", metavar="CMD",
+                        help="engine command (default: this package's engine, "
+                             "python3 -m engine)")
+    parser.add_argument("--max-sessions", type=positive, default=4,
+                        help="browser sessions (engine processes) at once (default 4)")
+    parser.add_argument("--log-level", default="warning",
+                        choices=["debug", "info", "warning", "error"],
+                        help="diagnostics on stderr (default warning)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(),
+                        format="%(name)s %(levelname)s: %(message)s")
+    try:
+        import uvicorn
+
+        from .app import create_app
+    except ImportError as e:
+        print(f"gipf-gui: the GUI needs its extra ({e.name} is missing): "
+              "python3 -m pip install 'gipf-engine[gui]' (or '.[gui]' in a checkout)",
+              file=sys.stderr)
+        return 1
+    engine_argv = shlex.split(args.engine) if args.engine else None
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(("127.0.0.1", args.port))  # loopback only: never reachable from the network
+    except OSError as e:
+        print(f"gipf-gui: cannot listen on 127.0.0.1:{args.port}: {e.strerror}", file=sys.stderr)
+        return 1
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    app = create_app(engine_argv, max_sessions=args.max_sessions)
+    config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=4 << 20,
+                            ws="websockets", http="h11", lifespan="off")
+    server = uvicorn.Server(config)
+    print(f"Gipfbot GUI on {url} (Ctrl-C stops it)", flush=True)
+    if args.open:
+        threading.Timer(0.5, webbrowser.open, [url]).start()
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""The web server: one page, its static assets, and a WebSocket per browser session.
+
+Starlette serves; each accepted WebSocket gets a Session with its own engine process, killed when
+the socket closes. Only loopback host names are served (a DNS-rebinding page cannot reach us), a
+WebSocket must come from this server's own page (its Origin), and sessions are limited in number.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from pathlib import Path
+from typing import Optional
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.responses import FileResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
+
+from .engine_client import default_engine_argv
+from .messages import BadRequest, parse_request
+from .session import Session
+
+log = logging.getLogger("engine.gui")
+
+STATIC = Path(__file__).resolve().parent / "static"
+LOOPBACK_HOSTS = ["127.0.0.1", "localhost"]
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+POLICY_VIOLATION = 1008  # WebSocket close codes (RFC 6455)
+TRY_AGAIN_LATER = 1013
+
+
+def create_app(engine_argv: Optional[list[str]] = None, engine_env: Optional[dict] = None,
+               max_sessions: int = 4, allowed_hosts: Optional[list[str]] = None) -> Starlette:
+    if engine_argv is None:
+        engine_argv, engine_env = default_engine_argv()
+    sessions: set[Session] = set()
+
+    async def index(request):
+        return FileResponse(STATIC / "index.html", headers=SECURITY_HEADERS)
+
+    async def socket(websocket: WebSocket) -> None:
+        host = websocket.headers.get("host", "")
+        origin = websocket.headers.get("origin")
+        if origin not in (f"http://{host}", f"https://{host}"):
+            log.warning("refused a WebSocket from origin %r (host %r)", origin, host)
+            await websocket.close(code=POLICY_VIOLATION)
+            return
+        await websocket.accept()
+        if len(sessions) >= max_sessions:
+            await websocket.send_json({"type": "fatal", "message":
+                                       f"too many sessions: this server allows {max_sessions}; "
+                                       "close another tab and reload"})
+            await websocket.close(code=TRY_AGAIN_LATER)
+            return
+        outbox: asyncio.Queue = asyncio.Queue()
+        session = Session(engine_argv, engine_env, outbox.put_nowait)
+        sessions.add(session)
+        websocket.app.state.sessions = sessions
+        runner = asyncio.create_task(session.run())
+        sender = asyncio.create_task(_forward(outbox, websocket))
+        try:
+            await _receive(websocket, session, runner)
+        finally:
+            await session.requests.put(None)
+            runner.cancel()
+            await asyncio.gather(runner, return_exceptions=True)
+            await session.close()
+            sender.cancel()
+            await asyncio.gather(sender, return_exceptions=True)
+            sessions.discard(session)
+
+    app = Starlette(
+        routes=[Route("/", index), WebSocketRoute("/ws", socket),
+                Mount("/static", StaticFiles(directory=STATIC), name="static")],
+        middleware=[Middleware(TrustedHostMiddleware,
+                               allowed_hosts=allowed_hosts or LOOPBACK_HOSTS)])
+    app.state.sessions = sessions
+    return app
+
+
+async def _forward(outbox: asyncio.Queue, websocket: WebSocket) -> None:
+    while True:
+        message = await outbox.get()
+        try:
+            await websocket.send_text(json.dumps(message))
+        except Exception:  # noqa: BLE001 - the page went away: the receiver ends the session
+            return
+
+
+async def _receive(websocket: WebSocket, session: Session, runner: asyncio.Task) -> None:
+    while not runner.done():
+        receiving = asyncio.ensure_future(websocket.receive())
+        done, _ = await asyncio.wait({receiving, runner}, return_when=asyncio.FIRST_COMPLETED)
+        if receiving not in done:
+            receiving.cancel()
+            await websocket.close()
+            return
+        message = receiving.result()
+        if message["type"] == "websocket.disconnect":
+            return
+        raw = message.get("text")
+        if raw is None:
+            session.send({"type": "error", "message": "requests are JSON text"})
+            continue
+        try:
+            request = parse_request(raw)
+        except BadRequest as e:
+            session.send({"type": "error", "message": f"bad request: {e}"})
+            continue
+        if request["type"] == "stop":
+            session.interrupt()  # now, not after the search it is meant to stop
+        else:
+            await session.requests.put(request)
+

@@ -1,0 +1,118 @@
+"""What the page may ask, checked before anything reaches the engine.
+
+Every request is a JSON object with a "type"; each field is checked against a closed set of values
+or a strict pattern, so no text from the page can become a second command line, a comment or an
+option the GUI does not use. Moves are further checked by the session against the engine's own
+`legal_moves` list.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+MAX_MESSAGE_BYTES = 2 << 20        # a record upload is the largest message
+MAX_RECORD_CHARS = 1 << 20         # far above any real record (a few kilobytes)
+MAX_MOVE_CHARS = 64
+MAX_POSITION_CHARS = 4096
+MAX_SEED = 2 ** 64 - 1
+TIME_MS = (10, 24 * 3600 * 1000)
+MULTIPV = (1, 10)
+
+GAME_NAME = re.compile(r"[a-z]{1,16}")
+MOVE_TEXT = re.compile(r"[A-Za-z0-9+:x -]{1,%d}" % MAX_MOVE_CHARS)
+POSITION_TEXT = re.compile(r"[a-z]{1,16} [wb] [a-z]{1,16} [A-Za-z,/-]{1,%d}" % MAX_POSITION_CHARS)
+SIDES = ("w", "b")
+PLAYERS = ("human", "engine")
+TIME_MODES = ("move", "game")
+
+
+class BadRequest(Exception):
+    """A message the page should never send: the reply says why, nothing is done."""
+
+
+def _int(value, low: int, high: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BadRequest(f"{what} must be a whole number from {low} to {high}")
+    return value
+
+
+def _choice(value, choices: tuple, what: str) -> str:
+    if value not in choices:
+        raise BadRequest(f"{what} must be one of {', '.join(choices)}")
+    return value
+
+
+def _text(value, pattern: re.Pattern, what: str) -> str:
+    if not isinstance(value, str) or not pattern.fullmatch(value):
+        raise BadRequest(f"unacceptable {what}")
+    return value
+
+
+def parse_request(raw: str) -> dict:
+    """The checked request of one WebSocket text message."""
+    if len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+        raise BadRequest("message too large")
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise BadRequest("not JSON") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise BadRequest("a request is a JSON object with a type")
+    kind = data["type"]
+    checker = CHECKERS.get(kind)
+    if checker is None:
+        raise BadRequest(f"unknown request {kind[:40]!r}")
+    request = checker(data)
+    request["type"] = kind
+    return request
+
+
+def _newgame(data: dict) -> dict:
+    game = _text(data.get("game"), GAME_NAME, "game name")
+    opening = data.get("opening", "fixed")
+    if opening == "random":
+        return {"game": game, "opening": "random",
+                "seed": _int(data.get("seed"), 0, MAX_SEED, "seed")}
+    return {"game": game, "opening": _choice(opening, ("fixed",), "opening")}
+
+
+def _play(data: dict) -> dict:
+    return {"move": _text(data.get("move"), MOVE_TEXT, "move")}
+
+
+def _players(data: dict) -> dict:
+    return {side: _choice(data.get(side), PLAYERS, f"player of {side}") for side in SIDES}
+
+
+def _time(data: dict) -> dict:
+    return {"mode": _choice(data.get("mode"), TIME_MODES, "time mode"),
+            "ms": _int(data.get("ms"), *TIME_MS, "time in ms")}
+
+
+def _setposition(data: dict) -> dict:
+    return {"position": _text(data.get("position"), POSITION_TEXT, "position string")}
+
+
+def _loadrecord(data: dict) -> dict:
+    content = data.get("content")
+    if not isinstance(content, str) or not content.strip() or len(content) > MAX_RECORD_CHARS:
+        raise BadRequest(f"a record is a non-empty text of at most {MAX_RECORD_CHARS} characters")
+    return {"content": content}
+
+
+def _analysis(data: dict) -> dict:
+    on = data.get("on")
+    if not isinstance(on, bool):
+        raise BadRequest("analysis on must be true or false")
+    return {"on": on, "multipv": _int(data.get("multipv", 1), *MULTIPV, "multipv")}
+
+
+def _nothing(data: dict) -> dict:
+    return {}
+
+
+CHECKERS = {
+    "newgame": _newgame, "play": _play, "undo": _nothing, "go": _nothing, "stop": _nothing,
+    "players": _players, "time": _time, "setposition": _setposition, "loadrecord": _loadrecord,
+    "record": _nothing, "analysis": _analysis,
+}

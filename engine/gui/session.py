@@ -1,0 +1,332 @@
+"""One browser session: its own engine process, who plays which side, the clock, and what the page
+is told after every change.
+
+Requests (checked by messages.py) become protocol commands; the engine's replies become `state`
+messages. The session keeps no game rules of its own: the board, the legal moves, the move list,
+the result all come from the engine after each change.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import shutil
+import tempfile
+import time
+from typing import Callable, Optional
+
+from .board import parse_showboard
+from .engine_client import EngineDied, EngineError, EngineProcess
+
+log = logging.getLogger("engine.gui")
+
+LIVE_INTERVAL_MS = 250
+RESTARTS_ALLOWED = 3       # within RESTART_WINDOW_S: an engine that keeps dying is given up
+RESTART_WINDOW_S = 30.0
+
+
+def parse_fields(text: str) -> dict:
+    """`status`'s key=value words."""
+    return dict(word.split("=", 1) for word in text.split() if "=" in word)
+
+
+def parse_info(line: str) -> Optional[dict]:
+    """An `analyze live` line as a dict: `info` fields (pv a list) or {"bestmove": move}."""
+    words = line.split()
+    if not words:
+        return None
+    if words[0] == "bestmove":
+        return {"bestmove": " ".join(words[1:])}
+    if words[0] != "info":
+        return None
+    info: dict = {}
+    i = 1
+    while i < len(words):
+        key = words[i]
+        if key == "pv":
+            info["pv"] = words[i + 1:]
+            break
+        if i + 1 < len(words):
+            value = words[i + 1]
+            info[key] = int(value) if value.lstrip("-").isdigit() else value
+        i += 2
+    return info
+
+
+class Session:
+    def __init__(self, engine_argv: list[str], engine_env: Optional[dict],
+                 outbox: Callable[[dict], None]) -> None:
+        self.engine_argv = engine_argv
+        self.engine_env = engine_env
+        self.send = outbox
+        self.engine: Optional[EngineProcess] = None
+        self.requests: asyncio.Queue = asyncio.Queue()
+        self.players = {"w": "human", "b": "engine"}
+        self.time = {"mode": "move", "ms": 1000}
+        self.analysis = {"on": True, "multipv": 1}
+        self.paused = False
+        self.thinking = False
+        self.setup = "newgame dvonn"            # the command that starts the current game
+        self.history: list[list[str]] = []      # [mover, move], oldest first
+        self.status: dict = {}
+        self.legal: list[str] = []
+        self.position = ""
+        self.analysed: Optional[tuple] = None   # (position, multipv) of the last live analysis
+        self.restarts: list[float] = []
+        self.tmpdir = tempfile.mkdtemp(prefix="gipf-gui-")
+        self.records = 0
+
+    # --- engine life -------------------------------------------------------------------------
+    async def start_engine(self) -> None:
+        self.engine = EngineProcess(self.engine_argv, self.engine_env)
+        try:
+            await self.engine.start()
+        except OSError as e:
+            raise EngineDied(f"cannot start the engine: {e}") from None
+        await self.engine.ask("option info off")  # search progress is not wanted on stderr
+        await self.apply_time()
+        if self.analysis["multipv"] != 1:
+            await self.engine.ask(f"option multipv {self.analysis['multipv']}")
+
+    async def apply_time(self) -> None:
+        if self.time["mode"] == "move":
+            await self.engine.ask("time_control off")
+            await self.engine.ask(f"option movetime {self.time['ms']}")
+        else:
+            await self.engine.ask("option movetime 0")
+            await self.engine.ask(f"time_control {self.time['ms']}")
+
+    async def restart(self, reason: str) -> None:
+        """A dead engine is replaced and the game put back: the start command, then its moves."""
+        now = time.monotonic()
+        self.restarts = [t for t in self.restarts if now - t < RESTART_WINDOW_S] + [now]
+        if self.engine is not None:
+            tail = " / ".join(self.engine.stderr_tail)
+            log.warning("engine %s died (%s); stderr: %s", self.engine.pid, reason, tail[-500:])
+            await self.engine.close()
+        if len(self.restarts) > RESTARTS_ALLOWED:
+            raise EngineDied(f"the engine keeps stopping ({reason}); reload the page to try again")
+        self.thinking = False
+        self.analysed = None
+        await self.start_engine()
+        moves = [move for _, move in self.history]
+        try:
+            await self.engine.ask(self.setup)
+            if moves:
+                await self.engine.ask("replay " + " ".join(moves))
+            restored = "the game was restored"
+        except EngineError as e:
+            log.warning("could not restore the game after a restart: %s", e)
+            self.setup = "newgame dvonn"
+            await self.engine.ask(self.setup)
+            restored = "the game could not be restored, a new DVONN game was started"
+        self.paused = True
+        self.send({"type": "notice", "message": f"The engine stopped ({reason}) and was "
+                   f"restarted; {restored}."})
+
+    async def close(self) -> None:
+        if self.engine is not None:
+            await self.engine.close()
+        shutil.rmtree(self.tmpdir, ignore_errors=True)
+
+    # --- the loop -------------------------------------------------------------------------------
+    async def run(self) -> None:
+        """Serve requests until None arrives; the engine moves whenever it is its turn."""
+        await self.guarded(self.begin)
+        while True:
+            if self.requests.empty() and self.engine_to_move():
+                await self.guarded(self.engine_move)
+                continue
+            if self.requests.empty():
+                await self.guarded(self.maybe_analyse)
+            request = await self.requests.get()
+            if request is None:
+                return
+            await self.guarded(self.handle, request)
+
+    async def begin(self) -> None:
+        await self.start_engine()
+        await self.engine.ask(self.setup)
+        await self.refresh()
+
+    async def guarded(self, action, *args) -> None:
+        try:
+            await action(*args)
+        except EngineError as e:
+            self.send({"type": "error", "message": str(e)})
+            await self.refresh_quietly()
+        except EngineDied as e:
+            try:
+                await self.restart(str(e))
+                await self.refresh()
+            except EngineDied as final:
+                self.send({"type": "fatal", "message": str(final)})
+                await self.requests.put(None)
+
+    async def refresh_quietly(self) -> None:
+        try:
+            await self.refresh()
+        except EngineError as e:
+            log.warning("refresh failed: %s", e)
+
+    def engine_to_move(self) -> bool:
+        return (bool(self.status) and self.status.get("over") == "no" and not self.paused
+                and self.players.get(self.status.get("to_act")) == "engine")
+
+    def interrupt(self) -> None:
+        """Out of turn (the request queue waits behind a search): stop the engine's thinking."""
+        self.paused = True
+        if self.engine is not None and self.thinking:
+            asyncio.ensure_future(self.engine.interrupt())
+
+    # --- requests -----------------------------------------------------------------------------
+    async def handle(self, request: dict) -> None:
+        kind = request["type"]
+        if kind == "newgame":
+            opening = ""
+            if request["game"] != "dvonn" or request["opening"] != "fixed":
+                opening = " random %d" % request["seed"] if request["opening"] == "random" \
+                    else " fixed"
+            await self.start_game(f"newgame {request['game']}{opening}", pause=False)
+        elif kind == "play":
+            await self.play(request["move"])
+        elif kind == "undo":
+            await self.undo()
+        elif kind == "go":
+            self.paused = False
+            if self.status.get("over") == "no" and not self.engine_to_move():
+                await self.engine_move()
+        elif kind == "stop":
+            self.paused = True
+        elif kind == "players":
+            self.players = {"w": request["w"], "b": request["b"]}
+            self.paused = False
+            await self.refresh()
+        elif kind == "time":
+            self.time = {"mode": request["mode"], "ms": request["ms"]}
+            await self.apply_time()
+            await self.refresh()
+        elif kind == "setposition":
+            await self.start_game(f"setposition {request['position']}", pause=True)
+        elif kind == "loadrecord":
+            await self.load_record(request["content"])
+        elif kind == "record":
+            text = await self.engine.ask("printrecord")
+            suffix = ".sgf" if text.startswith("(;") else ".txt"
+            self.send({"type": "record", "text": text,
+                       "filename": f"{self.status.get('game', 'game')}-record{suffix}"})
+        elif kind == "analysis":
+            if self.analysis["multipv"] != request["multipv"]:
+                await self.engine.ask(f"option multipv {request['multipv']}")
+            self.analysis = {"on": request["on"], "multipv": request["multipv"]}
+            if not request["on"] and self.engine.analysing:
+                await self.engine.ask("status")  # any line ends the live analysis
+            self.analysed = None
+            await self.refresh()
+
+    async def start_game(self, command: str, pause: bool) -> None:
+        reply = await self.engine.ask(command)
+        self.setup = command
+        self.paused = False
+        if self.time["mode"] == "game":  # the clock is not reset by newgame (protocol.md 6.2)
+            await self.apply_time()
+        await self.refresh(pause_if_engine=pause)
+        if reply:
+            self.send({"type": "notice", "message": reply})
+
+    async def load_record(self, content: str) -> None:
+        self.records += 1
+        path = os.path.join(self.tmpdir, f"record-{self.records}.txt")
+        if "#" in path or "  " in path or any(c in path for c in "\t\r\n"):
+            raise EngineError(f"the temporary folder {self.tmpdir!r} cannot be named in a command")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(content)
+        reply = await self.engine.ask(f"loadrecord {path}")
+        self.setup = f"loadrecord {path} 0"  # with the moves replayed after it, on a restart
+        if self.time["mode"] == "game":
+            await self.apply_time()
+        await self.refresh(pause_if_engine=True)
+        self.send({"type": "notice", "message": f"Record loaded: {reply}"})
+
+    async def play(self, move: str) -> None:
+        if self.players.get(self.status.get("to_act")) != "human":
+            raise EngineError("it is not a human player's turn")
+        if move not in self.legal:  # only the engine's own legal moves are ever sent back
+            raise EngineError(f"not a legal move here: {move}")
+        await self.engine.ask(f"play {self.status['to_act']} {move}")
+        self.paused = False
+        await self.refresh()
+
+    async def undo(self) -> None:
+        """Back to the last position where a human is to act (one move when engines play both)."""
+        if not self.history:
+            raise EngineError("there is no move to undo")
+        count = 1
+        humans = [side for side, who in self.players.items() if who == "human"]
+        if humans:
+            while count < len(self.history) and self.history[-count - 1][0][0] not in humans:
+                count += 1
+        await self.engine.ask(f"undo {count}")
+        await self.refresh(pause_if_engine=True)
+
+    async def engine_move(self) -> None:
+        side = self.status["to_act"]
+        self.thinking = True
+        self.send({"type": "thinking", "side": side})
+        try:
+            budget_s = self.time["ms"] / 1000
+            move = await self.engine.ask(f"genmove {side}", timeout=budget_s + 30)
+        finally:
+            self.thinking = False
+        self.send({"type": "engine_move", "side": side, "move": move})
+        await self.refresh()
+
+    async def maybe_analyse(self) -> None:
+        if not self.analysis["on"] or self.status.get("over") != "no" or self.engine.analysing:
+            return
+        key = (self.position, self.analysis["multipv"])
+        if self.analysed == key:  # this search ended by itself: nothing new to show
+            return
+        self.analysed = key
+        self.send({"type": "analysis_start", "position": self.position})
+        try:
+            await self.engine.start_live(LIVE_INTERVAL_MS, self.on_live_line)
+        except EngineError as e:
+            self.send({"type": "analysis_error", "message": str(e)})
+
+    def on_live_line(self, line: str) -> None:
+        info = parse_info(line)
+        if info is None:
+            return
+        if "bestmove" in info:
+            self.send({"type": "analysis_end", "bestmove": info["bestmove"]})
+        else:
+            self.send({"type": "info", "info": info})
+
+    async def refresh(self, pause_if_engine: bool = False) -> None:
+        """Ask the engine for everything the page shows and send it as one `state` message;
+        pause_if_engine: the engine waits for `go` if it is to move (after undo, loads)."""
+        ask = self.engine.ask
+        self.status = parse_fields(await ask("status"))
+        if pause_if_engine:
+            self.paused = self.engine_to_move_ignoring_pause()
+        board = parse_showboard(await ask("showboard"))
+        over = self.status.get("over") == "yes"
+        moves = await ask("legal_moves")
+        self.legal = moves.split("\n") if moves and not over else []
+        history = await ask("move_history")
+        self.history = [line.split(" ", 1) for line in reversed(history.split("\n")) if line]
+        self.position = await ask("position")
+        score = await ask("score")
+        to_act = self.status.get("to_act")
+        self.send({
+            "type": "state", "status": self.status, "board": board.to_json(),
+            "legal": self.legal if self.players.get(to_act) == "human" else [],
+            "history": self.history, "position": self.position, "score": score,
+            "players": self.players, "time": self.time, "analysis": self.analysis,
+            "paused": self.paused and self.engine_to_move_ignoring_pause(),
+        })
+
+    def engine_to_move_ignoring_pause(self) -> bool:
+        return (self.status.get("over") == "no"
+                and self.players.get(self.status.get("to_act")) == "engine")

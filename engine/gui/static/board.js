@@ -1,0 +1,151 @@
+// Draws the board the server read from the engine's `showboard`: points with places and contents,
+// edge labels. The only game knowledge here is how each game's piece letters look.
+"use strict";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const PIECE_R = 0.42;
+
+// protocol.md: DVONN W/B/R; TZAAR a b c (White Tzaar, Tzarra, Tott), A B C (Black).
+const WHITE = { fill: "#f7f2e4", ink: "#2b2b2b", colour: "white" };
+const BLACK = { fill: "#262626", ink: "#f0d070", colour: "black" };
+const RED = { fill: "#c62828", ink: "#ffffff", colour: "red" };
+const PIECES = {
+  dvonn: { W: { ...WHITE, kind: "" }, B: { ...BLACK, kind: "" }, R: { ...RED, kind: "DVONN piece" } },
+  tzaar: {
+    a: { ...WHITE, kind: "Tzaar" }, b: { ...WHITE, kind: "Tzarra" }, c: { ...WHITE, kind: "Tott" },
+    A: { ...BLACK, kind: "Tzaar" }, B: { ...BLACK, kind: "Tzarra" }, C: { ...BLACK, kind: "Tott" },
+  },
+};
+
+function el(name, attrs, parent) {
+  const node = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function pieceStyle(game, letter) {
+  const table = PIECES[game] || {};
+  return table[letter] || { fill: "#9e9e9e", ink: "#000", colour: "", kind: letter };
+}
+
+// A piece: its top colour, a symbol for its kind (TZAAR: Tzaar ring and dot, Tzarra dot, Tott
+// plain — told apart by shape, not colour), a height badge, a red mark for a red piece inside.
+function drawPiece(g, game, p) {
+  const style = pieceStyle(game, p.top);
+  el("circle", { cx: p.x, cy: p.y, r: PIECE_R, fill: style.fill, stroke: "#111", "stroke-width": 0.04 }, g);
+  if (style.kind === "Tzaar") {
+    el("circle", { cx: p.x, cy: p.y, r: 0.25, fill: "none", stroke: style.ink, "stroke-width": 0.07 }, g);
+    el("circle", { cx: p.x, cy: p.y, r: 0.1, fill: style.ink }, g);
+  } else if (style.kind === "Tzarra") {
+    el("circle", { cx: p.x, cy: p.y, r: 0.14, fill: style.ink }, g);
+  }
+  if (p.height > 1) {
+    const bx = p.x + 0.3, by = p.y - 0.3;
+    el("circle", { cx: bx, cy: by, r: 0.19, fill: "#fff", stroke: "#111", "stroke-width": 0.03 }, g);
+    const t = el("text", { x: bx, y: by, class: "height", fill: "#111" }, g);
+    t.textContent = String(p.height);
+  }
+  if (p.marked) {
+    el("circle", { cx: p.x - 0.3, cy: p.y - 0.3, r: 0.13, fill: RED.fill, stroke: "#fff", "stroke-width": 0.04 }, g);
+  }
+  const title = el("title", {}, g);
+  const what = [style.colour, style.kind].filter(Boolean).join(" ");
+  title.textContent = `${p.name}: ${what}${p.height > 1 ? `, stack of ${p.height}` : ""}` +
+    (p.marked ? ", a red piece inside" : "");
+}
+
+function pointsOf(action) {
+  return action.match(/[A-Z]\d+/g) || [];
+}
+
+function arrow(layer, from, to, cls) {
+  el("line", { x1: from.x, y1: from.y, x2: to.x, y2: to.y, class: cls, "marker-end": "url(#head-" + cls + ")" }, layer);
+}
+
+function markAction(layer, byName, action, ringClass, arrowClass) {
+  const pts = pointsOf(action).map((n) => byName[n]).filter(Boolean);
+  for (const p of pts) el("circle", { cx: p.x, cy: p.y, r: PIECE_R + 0.08, class: ringClass }, layer);
+  if (pts.length === 2) arrow(layer, pts[0], pts[1], arrowClass);
+}
+
+// opts: targets, sources (Sets of names), selected (name), last (actions), pv (action), onClick(name)
+function drawBoard(svg, board, game, opts) {
+  svg.textContent = "";
+  const all = board.points.concat(board.labels);
+  const xs = all.map((p) => p.x), ys = all.map((p) => p.y);
+  const pad = 0.6;
+  const minX = Math.min(...xs) - pad, minY = Math.min(...ys) - pad;
+  svg.setAttribute("viewBox", `${minX} ${minY} ${Math.max(...xs) + pad - minX} ${Math.max(...ys) + pad - minY}`);
+  const defs = el("defs", {}, svg);
+  for (const [cls, colour] of [["arrow-last", "#ef6c00"], ["arrow-pv", "#6a1b9a"]]) {
+    const m = el("marker", { id: "head-" + cls, viewBox: "0 0 10 10", refX: 9, refY: 5,
+      markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse" }, defs);
+    el("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: colour }, m);
+  }
+  const points = board.points.filter((p) => !p.hole);
+  const byName = Object.fromEntries(points.map((p) => [p.name, p]));
+  const grid = el("g", {}, svg);
+  for (let i = 0; i < points.length; i++) {
+    for (let j = i + 1; j < points.length; j++) {
+      const a = points[i], b = points[j];
+      if (Math.hypot(a.x - b.x, a.y - b.y) < 1.05) {
+        el("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "grid" }, grid);
+      }
+    }
+  }
+  for (const h of board.points.filter((p) => p.hole)) {
+    el("circle", { cx: h.x, cy: h.y, r: 0.3, class: "hole" }, grid);
+  }
+  for (const l of board.labels) {
+    el("text", { x: l.x, y: l.y, class: "label" }, svg).textContent = l.text;
+  }
+  for (const p of points) {
+    const g = el("g", { class: "point", "data-point": p.name, "data-top": p.top || "",
+      "data-height": p.height }, svg);
+    el("circle", { cx: p.x, cy: p.y, r: 0.5, fill: "transparent" }, g);
+    if (p.top) drawPiece(g, game, p);
+    else el("circle", { cx: p.x, cy: p.y, r: 0.09, class: "point-dot" }, g);
+    if (opts.targets.has(p.name)) {
+      g.classList.add("target");
+      if (p.top) el("circle", { cx: p.x, cy: p.y, r: PIECE_R + 0.04, class: "ring-target" }, g);
+      else el("circle", { cx: p.x, cy: p.y, r: 0.17, class: "dot-target" }, g);
+    }
+    if (opts.selected === p.name) {
+      g.classList.add("selected");
+      el("circle", { cx: p.x, cy: p.y, r: PIECE_R + 0.04, class: "ring-selected" }, g);
+    } else if (opts.sources.has(p.name)) {
+      g.classList.add("source");
+      el("circle", { cx: p.x, cy: p.y, r: PIECE_R + 0.04, class: "ring-source" }, g);
+    }
+    g.addEventListener("click", () => opts.onClick(p.name));
+  }
+  const lastLayer = el("g", { "pointer-events": "none" }, svg);
+  for (const action of opts.last || []) {
+    for (const n of pointsOf(action)) if (byName[n]) svg.querySelector(`[data-point="${n}"]`).classList.add("last");
+    markAction(lastLayer, byName, action, "ring-last", "arrow-last");
+  }
+  const pvLayer = el("g", { id: "pv-layer", "pointer-events": "none" }, svg);
+  return {
+    showPv(action) {
+      pvLayer.textContent = "";
+      if (action) markAction(pvLayer, byName, action, "ring-pv", "arrow-pv");
+    },
+  };
+}
+
+// Small pictures of each piece kind for the legend.
+function legendItems(game) {
+  const items = [];
+  for (const [letter, style] of Object.entries(PIECES[game] || {})) {
+    const svg = document.createElementNS(SVG_NS, "svg");
+    svg.setAttribute("viewBox", "-0.6 -0.6 1.2 1.2");
+    svg.setAttribute("width", "22");
+    svg.setAttribute("height", "22");
+    drawPiece(svg, game, { name: letter, x: 0, y: 0, top: letter, height: 1, marked: false });
+    items.push([svg, [style.colour, style.kind].filter(Boolean).join(" ")]);
+  }
+  return items;
+}
+
+window.GipfBoard = { drawBoard, legendItems, pointsOf };

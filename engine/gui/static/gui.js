@@ -1,0 +1,278 @@
+// The page: talks to the server over one WebSocket, builds moves from the engine's legal_moves by
+// clicks, shows the move list, the analysis and the messages. Knows no rules: a move is what
+// legal_moves lists, an action one word of it (a point, two points, or pass).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  state: null,          // the last `state` message
+  prefix: [],           // actions chosen so far of the move being built
+  source: null,         // a chosen source point of the next action
+  view: null,           // the drawn board (for PV hover)
+  pv: new Map(),        // multipv k -> info
+  socket: null,
+};
+
+function send(request) {
+  if (ui.socket && ui.socket.readyState === WebSocket.OPEN) ui.socket.send(JSON.stringify(request));
+}
+
+function say(text, isError) {
+  const m = $("message");
+  m.textContent = text || "";
+  m.className = isError ? "error" : "";
+}
+
+// --- building a move from clicks ---------------------------------------------------------
+const actionsOf = (move) => move.split(" ");
+
+function candidates() {
+  const legal = ui.state ? ui.state.legal : [];
+  return legal.filter((m) => {
+    const a = actionsOf(m);
+    return ui.prefix.every((x, i) => a[i] === x);
+  });
+}
+
+function nextActions() {
+  const next = new Set();
+  for (const m of candidates()) {
+    const a = actionsOf(m)[ui.prefix.length];
+    if (a !== undefined) next.add(a);
+  }
+  return [...next];
+}
+
+function highlights() {
+  const targets = new Set(), sources = new Set();
+  for (const action of nextActions()) {
+    const pts = GipfBoard.pointsOf(action);
+    if (pts.length === 1 && !ui.source) targets.add(pts[0]);
+    if (pts.length === 2) {
+      if (ui.source === pts[0]) targets.add(pts[1]);
+      else if (!ui.source) sources.add(pts[0]);
+    }
+  }
+  return { targets, sources };
+}
+
+function clickPoint(name) {
+  const next = nextActions();
+  if (ui.source) {
+    const action = next.find((a) => { const p = GipfBoard.pointsOf(a); return p.length === 2 && p[0] === ui.source && p[1] === name; });
+    ui.source = null;
+    if (action) return choose(action);
+  }
+  const single = next.find((a) => { const p = GipfBoard.pointsOf(a); return p.length === 1 && p[0] === name; });
+  if (single) return choose(single);
+  if (next.some((a) => { const p = GipfBoard.pointsOf(a); return p.length === 2 && p[0] === name; })) ui.source = name;
+  render();
+}
+
+function choose(action) {
+  ui.prefix.push(action);
+  ui.source = null;
+  const left = candidates();
+  const whole = left.find((m) => actionsOf(m).length === ui.prefix.length);
+  if (whole && left.length === 1) {
+    ui.prefix = [];
+    send({ type: "play", move: whole });
+    ui.state.legal = [];  // until the engine's next state
+  }
+  render();
+}
+
+// --- drawing ---------------------------------------------------------------------------------
+function formatScore(s) {
+  if (typeof s !== "number") return "";
+  if (s >= 999000) return "wins";
+  if (s <= -999000) return "loses";
+  return (s > 0 ? "+" : "") + s;
+}
+
+function render() {
+  const st = ui.state;
+  if (!st) return;
+  const game = st.status.game;
+  const last = st.history.length ? actionsOf(st.history[st.history.length - 1][1]) : [];
+  const { targets, sources } = highlights();
+  ui.view = GipfBoard.drawBoard($("board"), st.board, game, {
+    targets, sources, selected: ui.source, last: ui.prefix.length ? ui.prefix : last, onClick: clickPoint,
+  });
+  const next = nextActions();
+  $("pass").hidden = !next.includes("pass");
+  $("cancel").hidden = !(ui.prefix.length || ui.source);
+  $("chosen").textContent = ui.prefix.length ? "turn so far: " + ui.prefix.join(" ") : "";
+  const over = st.status.over === "yes";
+  const side = { w: "White", b: "Black" }[st.status.to_act] || "";
+  const who = st.players[st.status.to_act];
+  $("to-act").textContent = over ? st.board.footer :
+    `${game.toUpperCase()} · ${side} to act (${who}) · ${st.status.phase}` + (st.paused ? " · paused: press Engine move" : "");
+  $("result").textContent = over ? `Result ${st.status.result}` : "";
+  $("score").textContent = "Count: " + st.score;
+  const list = $("moves");
+  list.textContent = "";
+  st.history.forEach(([mover, move], i) => {
+    const li = document.createElement("div");
+    li.className = "move";
+    li.textContent = `${i + 1}. ${mover[0]} ${move}`;
+    if (i === st.history.length - 1) li.className = "move last";
+    list.appendChild(li);
+  });
+  list.scrollTop = list.scrollHeight;
+  if (document.activeElement !== $("position")) $("position").value = st.position;
+  const legend = $("legend");
+  if (legend.dataset.game !== game) {
+    legend.textContent = "";
+    for (const [icon, text] of GipfBoard.legendItems(game)) {
+      const span = document.createElement("span");
+      span.append(icon, " " + text);
+      legend.appendChild(span);
+    }
+    const notes = document.createElement("span");
+    notes.textContent = "badge: stack height · red dot: a red piece inside · orange: last move · green: where you can move";
+    legend.appendChild(notes);
+    legend.dataset.game = game;
+  }
+}
+
+function renderPv() {
+  const body = document.querySelector("#pv-table tbody");
+  body.textContent = "";
+  for (const k of [...ui.pv.keys()].sort((a, b) => a - b)) {
+    const info = ui.pv.get(k);
+    const tr = document.createElement("tr");
+    tr.className = "pv-line";
+    for (const text of [k, formatScore(info.score), info.depth ?? "", info.nodes ?? ""]) {
+      const td = document.createElement("td");
+      td.textContent = String(text);
+      tr.appendChild(td);
+    }
+    const td = document.createElement("td");
+    for (const action of info.pv || []) {
+      const span = document.createElement("span");
+      span.className = "pv-move";
+      span.textContent = action;
+      span.addEventListener("mouseenter", () => ui.view && ui.view.showPv(action));
+      span.addEventListener("mouseleave", () => ui.view && ui.view.showPv(null));
+      td.append(span, " ");
+    }
+    tr.appendChild(td);
+    body.appendChild(tr);
+  }
+}
+
+function syncControls(st) {
+  $("player-w").value = st.players.w;
+  $("player-b").value = st.players.b;
+  if (document.activeElement !== $("time-ms")) $("time-ms").value = st.time.ms;
+  $("time-mode").value = st.time.mode;
+  $("analysis-on").checked = st.analysis.on;
+  $("multipv").value = String(st.analysis.multipv);
+}
+
+// --- messages from the server ---------------------------------------------------------------
+const handlers = {
+  state(m) {
+    ui.state = m;
+    ui.prefix = [];
+    ui.source = null;
+    syncControls(m);
+    render();
+  },
+  thinking(m) {
+    $("thinking").textContent = `engine thinking for ${m.side === "w" ? "White" : "Black"}…`;
+    $("stop").disabled = false;
+  },
+  engine_move(m) {
+    $("thinking").textContent = "";
+    $("stop").disabled = true;
+    say(`Engine played ${m.move}`);
+  },
+  analysis_start() {
+    ui.pv.clear();
+    renderPv();
+    $("analysis-state").textContent = "analysing…";
+    $("analysis-state").dataset.state = "running";
+  },
+  info(m) {
+    ui.pv.set(m.info.multipv || 1, m.info);
+    renderPv();
+  },
+  analysis_end(m) {
+    $("analysis-state").textContent = `stopped; best ${m.bestmove}`;
+    $("analysis-state").dataset.state = "stopped";
+  },
+  analysis_error(m) {
+    $("analysis-state").textContent = "analysis unavailable: " + m.message;
+    $("analysis-state").dataset.state = "error";
+  },
+  record(m) {
+    const url = URL.createObjectURL(new Blob([m.text + "\n"], { type: "text/plain" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = m.filename;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    say("Record downloaded: " + m.filename);
+  },
+  notice(m) { say(m.message); },
+  error(m) { say(m.message, true); },
+  fatal(m) { say(m.message, true); },
+};
+
+function connect() {
+  const socket = new WebSocket(`ws://${location.host}/ws`);
+  ui.socket = socket;
+  socket.onopen = () => { $("connection").textContent = "connected"; $("connection").className = "badge ok"; };
+  socket.onclose = () => { $("connection").textContent = "disconnected (reload the page)"; $("connection").className = "badge bad"; };
+  socket.onmessage = (event) => {
+    const m = JSON.parse(event.data);
+    (handlers[m.type] || (() => {}))(m);
+  };
+}
+
+// --- controls ---------------------------------------------------------------------------------
+function wire() {
+  $("game").addEventListener("change", () => { $("seed-label").hidden = $("game").value !== "tzaar-random"; });
+  $("newgame").addEventListener("click", () => {
+    const [game, opening] = $("game").value.split("-");
+    const request = { type: "newgame", game, opening: opening || "fixed" };
+    if (opening === "random") request.seed = Math.max(0, parseInt($("seed").value, 10) || 0);
+    send(request);
+  });
+  const players = () => send({ type: "players", w: $("player-w").value, b: $("player-b").value });
+  $("player-w").addEventListener("change", players);
+  $("player-b").addEventListener("change", players);
+  const time = () => {
+    const ms = parseInt($("time-ms").value, 10);
+    if (ms >= 10) send({ type: "time", mode: $("time-mode").value, ms });
+  };
+  $("time-ms").addEventListener("change", time);
+  $("time-mode").addEventListener("change", time);
+  const analysis = () => send({ type: "analysis", on: $("analysis-on").checked, multipv: parseInt($("multipv").value, 10) });
+  $("analysis-on").addEventListener("change", analysis);
+  $("multipv").addEventListener("change", analysis);
+  $("undo").addEventListener("click", () => send({ type: "undo" }));
+  $("go").addEventListener("click", () => send({ type: "go" }));
+  $("stop").addEventListener("click", () => send({ type: "stop" }));
+  $("pass").addEventListener("click", () => choose("pass"));
+  $("cancel").addEventListener("click", () => { ui.prefix = []; ui.source = null; render(); });
+  $("copy").addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText($("position").value); say("Position copied"); }
+    catch (e) { $("position").select(); say("Select and copy the position string"); }
+  });
+  $("setposition").addEventListener("click", () => send({ type: "setposition", position: $("position").value.trim() }));
+  $("download").addEventListener("click", () => send({ type: "record" }));
+  $("record-file").addEventListener("change", () => {
+    const file = $("record-file").files[0];
+    if (!file) return;
+    file.text().then((content) => send({ type: "loadrecord", content }));
+    $("record-file").value = "";
+  });
+}
+
+wire();
+connect();
