@@ -12,6 +12,7 @@ import logging
 from pathlib import Path
 from typing import Optional
 
+import anyio
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -69,13 +70,13 @@ def create_app(engine_argv: Optional[list[str]] = None, engine_env: Optional[dic
         try:
             await _receive(websocket, session, runner)
         finally:
-            await session.requests.put(None)
-            runner.cancel()
-            await asyncio.gather(runner, return_exceptions=True)
-            await session.close()
-            sender.cancel()
-            await asyncio.gather(sender, return_exceptions=True)
-            sessions.discard(session)
+            with anyio.CancelScope(shield=True):  # the engine must go even when we are cancelled
+                runner.cancel()
+                await asyncio.gather(runner, return_exceptions=True)
+                await session.close()
+                sender.cancel()
+                await asyncio.gather(sender, return_exceptions=True)
+                sessions.discard(session)
 
     app = Starlette(
         routes=[Route("/", index), WebSocketRoute("/ws", socket),

@@ -264,7 +264,8 @@ class Session:
         count = 1
         humans = [side for side, who in self.players.items() if who == "human"]
         if humans:
-            while count < len(self.history) and self.history[-count - 1][0][0] not in humans:
+            # after undoing `count` moves, the mover of history[-count] is to act again
+            while count < len(self.history) and self.history[-count][0][0] not in humans:
                 count += 1
         await self.engine.ask(f"undo {count}")
         await self.refresh(pause_if_engine=True)

@@ -1,0 +1,193 @@
+"""The GUI server through Starlette's test client: pages, safety, and sessions that drive a real
+engine process over the protocol."""
+from __future__ import annotations
+
+import contextlib
+import json
+
+import pytest
+
+pytest.importorskip("starlette", reason="the GUI's extra is not installed: pip install '.[gui]'")
+pytest.importorskip("httpx", reason="Starlette's test client needs httpx (the test extra)")
+
+from starlette.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+
+from engine.gui.app import create_app  # noqa: E402
+
+BASE = "http://127.0.0.1:8765"
+ORIGIN = {"origin": BASE}
+WS = "ws://127.0.0.1:8765/ws"  # the test client would use its own host name for "/ws"
+DVONN_RECORD = "Site [www.littlegolem.net] 1. d3 e3 2. f3"
+
+
+@pytest.fixture
+def app():
+    return create_app(max_sessions=2)
+
+
+@pytest.fixture
+def client(app):
+    with TestClient(app, base_url=BASE) as test_client:
+        yield test_client
+
+
+def receive_until(ws, kind: str, predicate=lambda m: True, limit: int = 200) -> dict:
+    """The next message of that kind (meeting the predicate); errors fail the test."""
+    for _ in range(limit):
+        message = ws.receive_json()
+        if message["type"] == "fatal":
+            pytest.fail(f"session ended: {message['message']}")
+        if message["type"] == kind and predicate(message):
+            return message
+    pytest.fail(f"no {kind} message among {limit}")
+
+
+@contextlib.contextmanager
+def connect(client, time_ms: int = 30):
+    """A session with analysis off and a quick engine."""
+    with client.websocket_connect(WS, headers=ORIGIN) as ws:
+        receive_until(ws, "state")
+        ws.send_json({"type": "analysis", "on": False, "multipv": 1})
+        receive_until(ws, "state")
+        ws.send_json({"type": "time", "mode": "move", "ms": time_ms})
+        receive_until(ws, "state", lambda m: m["time"]["ms"] == time_ms)
+        yield ws
+
+
+def the_session(app):
+    (session,) = app.state.sessions
+    return session
+
+
+def test_the_page_and_its_assets_are_served_with_a_strict_policy(client):
+    page = client.get("/")
+    assert page.status_code == 200 and 'id="board"' in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    for asset in ("gui.js", "board.js", "style.css"):
+        assert client.get(f"/static/{asset}").status_code == 200
+    assert client.get("/static/../app.py").status_code == 404
+
+
+def test_only_loopback_host_names_are_served(app):
+    with TestClient(app, base_url="http://evil.example") as other:
+        assert other.get("/").status_code == 400
+
+
+@pytest.mark.parametrize("origin", [{"origin": "http://evil.example"}, {}])
+def test_a_websocket_from_another_page_is_refused(client, origin):
+    with pytest.raises(WebSocketDisconnect) as refused:
+        with client.websocket_connect(WS, headers=origin) as ws:
+            ws.receive_json()
+    assert refused.value.code == 1008  # policy violation
+
+
+def test_sessions_are_limited(client, app):
+    with connect(client), connect(client):
+        with client.websocket_connect(WS, headers=ORIGIN) as third:
+            message = third.receive_json()
+            assert message["type"] == "fatal" and "too many sessions" in message["message"]
+        assert len(app.state.sessions) == 2
+
+
+def test_a_human_move_gets_the_engine_reply_and_undo_takes_both_back(client):
+    with connect(client) as ws:
+        ws.send_json({"type": "play", "move": "D3"})
+        reply = receive_until(ws, "engine_move")
+        assert reply["side"] == "b"
+        state = receive_until(ws, "state")
+        assert state["history"] == [["white", "D3"], ["black", reply["move"]]]
+        assert state["status"]["to_act"] == "w" and "D3" not in state["legal"]
+        board = {p["name"]: p for p in state["board"]["points"]}
+        assert board["D3"]["top"] == "R" and board["D3"]["height"] == 1
+        ws.send_json({"type": "undo"})
+        state = receive_until(ws, "state")
+        assert state["history"] == [] and len(state["legal"]) == 49
+
+
+def test_moves_are_checked_against_legal_moves_and_requests_against_their_schema(client, app):
+    with connect(client) as ws:
+        for bad in ({"type": "play", "move": "D3\nquit"}, {"type": "play", "move": "D3 # x"},
+                    {"type": "setposition", "position": "dvonn w place x\nquit"},
+                    {"type": "newgame", "game": "dvonn\nquit"}, {"type": "time", "mode": "move", "ms": 1},
+                    {"type": "quit"}, {"type": "play"}):
+            ws.send_json(bad)
+            assert receive_until(ws, "error")["message"].startswith("bad request")
+        ws.send_text("not json")
+        assert receive_until(ws, "error")["message"] == "bad request: not JSON"
+        ws.send_json({"type": "play", "move": "D3-E3"})  # well formed, but not in legal_moves
+        assert "not a legal move" in receive_until(ws, "error")["message"]
+        ws.send_json({"type": "play", "move": "E4"})
+        receive_until(ws, "engine_move")
+        assert the_session(app).engine.alive
+
+
+def test_tzaar_random_layout_and_two_action_turns(client):
+    with connect(client) as ws:
+        ws.send_json({"type": "players", "w": "human", "b": "human"})
+        receive_until(ws, "state")
+        ws.send_json({"type": "newgame", "game": "tzaar", "opening": "random", "seed": 5})
+        state = receive_until(ws, "state", lambda m: m["status"]["game"] == "tzaar")
+        assert state["position"].startswith("tzaar w opening a,C,b,b,C/A,c,a,b,c,B/")
+        points = state["board"]["points"]
+        assert len(points) == 61 and [p["name"] for p in points if p["hole"]] == ["E5"]
+        ws.send_json({"type": "play", "move": state["legal"][0]})
+        state = receive_until(ws, "state", lambda m: m["history"])
+        assert all(len(move.split()) == 2 for move in state["legal"][:50])
+
+
+def test_a_record_is_uploaded_by_content_and_downloaded_again(client):
+    with connect(client) as ws:
+        ws.send_json({"type": "players", "w": "human", "b": "human"})
+        receive_until(ws, "state")
+        ws.send_json({"type": "loadrecord", "content": DVONN_RECORD})
+        state = receive_until(ws, "state", lambda m: m["history"])
+        assert state["history"] == [["white", "D3"], ["black", "E3"], ["white", "F3"]]
+        assert receive_until(ws, "notice")["message"] == "Record loaded: 3 moves"
+        ws.send_json({"type": "record"})
+        record = receive_until(ws, "record")
+        assert record["text"] == DVONN_RECORD and record["filename"] == "dvonn-record.txt"
+        ws.send_json({"type": "loadrecord", "content": "not a record"})
+        assert receive_until(ws, "error")["message"].startswith("bad record")
+
+
+def test_a_position_string_is_set_and_the_engine_then_waits(client):
+    with connect(client) as ws:
+        position = ("dvonn b move R,W,W,B,B,-,-,-,R/-,-,-,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-,-,-,-/"
+                    "-,-,-,-,-,-,-,-,-,-/-,-,-,-,-,-,-,RB,B")
+        ws.send_json({"type": "setposition", "position": position})
+        state = receive_until(ws, "state", lambda m: m["position"] == position)
+        assert state["paused"] and state["legal"] == []  # Black is the engine's: it waits for go
+        marked = [p["name"] for p in state["board"]["points"] if p["marked"]]
+        assert marked == ["J5"]
+        ws.send_json({"type": "go"})
+        receive_until(ws, "engine_move")
+
+
+def test_a_dead_engine_is_restarted_with_the_game_restored(client, app):
+    with connect(client) as ws:
+        ws.send_json({"type": "play", "move": "D3"})
+        before = receive_until(ws, "state", lambda m: len(m["history"]) == 2)
+        session = the_session(app)
+        old = session.engine.proc
+        old.kill()
+        ws.send_json({"type": "undo"})
+        notice = receive_until(ws, "notice")
+        assert "restarted" in notice["message"] and "restored" in notice["message"]
+        state = receive_until(ws, "state")
+        assert state["history"] == before["history"] and state["position"] == before["position"]
+        assert session.engine.proc is not old and session.engine.alive
+
+
+def test_the_engine_is_ended_with_its_session(client, app):
+    with connect(client) as ws:
+        proc = the_session(app).engine.proc
+    assert not app.state.sessions
+    assert proc.returncode is not None
+
+
+def test_the_messages_are_json_for_the_page(client):
+    with connect(client) as ws:
+        ws.send_json({"type": "record"})
+        record = receive_until(ws, "record")
+        assert json.loads(json.dumps(record)) == record and record["text"] == "Site [www.littlegolem.net]"
