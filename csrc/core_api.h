@@ -24,6 +24,11 @@ int  core_eval(int game, const uint8_t *height, const uint8_t *top, const uint8_
 int  core_search(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                  int side, int phase, const SearchParams *prm, int hash_mb,
                  SearchResult *res, uint32_t *turn, int *turnlen);
+/* Perft that gives up (returns -2) soon after *stop becomes non-zero. */
+int  core_perft_stoppable(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+                          int side, int phase, int depth, const int32_t *stop, uint64_t *out);
+/* Allocate and clear the table now (and the games' tables), outside any search: 0 or -1. */
+int  core_set_hash(int hash_mb);
 void core_clear_hash(void);
 
 #endif

@@ -48,6 +48,14 @@ class CoreUnavailable(RuntimeError):
 
 
 @dataclass
+class Line:
+    """One multi-PV candidate: an exact score and its principal variation (raw moves)."""
+    score: int
+    pv: list[int]
+    proven: bool = False
+
+
+@dataclass
 class SearchResult:
     moves: list[Move]   # what the side to act plays now (TZAAR: the whole turn)
     score: int          # side to act's view; |score| >= WIN means a proven win/loss
@@ -57,6 +65,7 @@ class SearchResult:
     pv: list[int] = field(default_factory=list)  # raw moves
     proven: bool = False
     seldepth: int = 0
+    lines: list[Line] = field(default_factory=list)  # multi-PV candidates, best first
 
     @property
     def nps(self) -> int:
@@ -64,21 +73,35 @@ class SearchResult:
 
 
 WIN = 1_000_000  # SCORE_WIN in csrc/search.h
+MAX_MULTIPV = 10   # MAX_MULTIPV in csrc/search.h
+
+
+class Interrupted(Exception):
+    """A perft was stopped through its StopFlag before it finished counting."""
 
 
 class StopFlag:
-    """Set from any thread to end a running search early (it still returns a move)."""
+    """Set from any thread (or a signal handler) to end a running search early; a search
+    still returns its best move, a perft raises Interrupted.  ``running`` counts the
+    stoppable calls in progress that use this flag."""
 
     def __init__(self) -> None:
         self._cell = _ffi.new("int32_t *") if AVAILABLE else None
+        self._set = False
+        self.running = 0
 
     def set(self) -> None:
+        self._set = True
         if self._cell is not None:
             self._cell[0] = 1
 
     def clear(self) -> None:
+        self._set = False
         if self._cell is not None:
             self._cell[0] = 0
+
+    def is_set(self) -> bool:
+        return self._set
 
 
 def core_version() -> str:
@@ -132,12 +155,25 @@ def decode_move(game: str, raw: int) -> Move:
     return (kind, -1 if kind == "place" else src, (raw >> 6) & 63)
 
 
-def perft(game: str, cells: Sequence[str], side: int, phase: int | str, depth: int) -> int:
-    """Leaf count after depth plies (DVONN: moves; TZAAR: whole turns)."""
+def perft(game: str, cells: Sequence[str], side: int, phase: int | str, depth: int,
+          stop: Optional[StopFlag] = None) -> int:
+    """Leaf count after depth plies (DVONN: moves; TZAAR: whole turns); Interrupted when
+    ``stop`` is set before it is done."""
     _require(game)
     h, t, e = _arrays(game, cells)
     out = _ffi.new("uint64_t *")
-    if _lib.core_perft(GAMES[game], h, t, e, side, _phase(phase), depth, out) < 0:
+    if stop is None:
+        rc = _lib.core_perft(GAMES[game], h, t, e, side, _phase(phase), depth, out)
+    else:
+        stop.running += 1
+        try:
+            rc = _lib.core_perft_stoppable(GAMES[game], h, t, e, side, _phase(phase), depth,
+                                           stop._cell, out)
+        finally:
+            stop.running -= 1
+    if rc == -2:
+        raise Interrupted("perft interrupted")
+    if rc < 0:
         raise ValueError("bad perft arguments")
     return int(out[0])
 
@@ -167,65 +203,95 @@ def evaluate(game: str, cells: Sequence[str], side: int, phase: int | str) -> in
     return int(out[0])
 
 
-_callbacks: dict[int, Callable[[SearchResult], Any]] = {}
+def _lines(res) -> list[Line]:
+    return [Line(line.score, [line.pv[i] for i in range(line.pvlen)], bool(line.proven))
+            for line in (res.lines[k] for k in range(min(res.nlines, MAX_MULTIPV)))]
+
+
+class _Callback:
+    """A search's progress callback and anything it raised (re-raised after the search)."""
+
+    def __init__(self, fn: Callable[[SearchResult], Any], stop: Optional[StopFlag]) -> None:
+        self.fn, self.stop, self.error = fn, stop, None
+
+
+_callbacks: dict[int, _Callback] = {}
 _callbacks_lock = threading.Lock()
 
 if AVAILABLE:
     @_ffi.def_extern()
-    def _core_on_iteration(userdata, it):  # runs in the searching thread, GIL re-acquired
+    def _core_on_iteration(userdata, it):  # runs in a searching thread, GIL re-acquired
         cb = _callbacks.get(int(_ffi.cast("uintptr_t", userdata)))
-        if cb is not None:
-            try:
-                cb(SearchResult(moves=[], score=it.score, depth=it.depth, nodes=it.nodes,
-                                time_ms=it.time_ms, pv=[it.pv[i] for i in range(it.pvlen)],
-                                proven=bool(it.proven), seldepth=it.seldepth))
-            except Exception:  # noqa: BLE001 - a reporting error must not kill the search
-                pass
+        if cb is None or cb.error is not None:
+            return
+        try:
+            cb.fn(SearchResult(moves=[], score=it.score, depth=it.depth, nodes=it.nodes,
+                               time_ms=it.time_ms, pv=[it.pv[i] for i in range(it.pvlen)],
+                               proven=bool(it.proven), seldepth=it.seldepth, lines=_lines(it)))
+        except Exception:  # noqa: BLE001 - a reporting error must not kill the search
+            pass
+        except BaseException as e:  # KeyboardInterrupt: never a traceback from inside cffi
+            cb.error = e
+            if cb.stop is not None:
+                cb.stop.set()
 
 
 def search(game: str, cells: Sequence[str], side: int, phase: int | str, *,
            time_ms: Optional[float] = None, depth: Optional[int] = None,
            nodes: Optional[int] = None, threads: int = 1, hash_mb: int = 64, seed: int = 0,
            on_iteration: Optional[Callable[[SearchResult], Any]] = None,
-           stop: Optional[StopFlag] = None) -> SearchResult:
+           stop: Optional[StopFlag] = None, multipv: int = 1,
+           report_ms: int = 0) -> SearchResult:
     """Iterative-deepening search; at least depth 1 always completes.
 
-    With no limit at all, searches to the maximum depth (or until proven):
-    give time_ms, depth or nodes.  ``on_iteration`` gets a SearchResult
-    (without ``moves``) after every completed iteration.
+    With no limit at all, searches to the maximum depth (or until proven, or until
+    ``stop`` is set): give time_ms, depth, nodes or stop.  ``on_iteration`` gets a
+    SearchResult (without ``moves``) after every completed iteration and, with
+    ``report_ms``, that often in between (the last iteration, current nodes and time).
+    ``multipv`` candidates with exact scores come back in ``lines``.
     """
     _require(game)
     h, t, e = _arrays(game, cells)
     prm = _ffi.new("SearchParams *")
-    prm.time_ms = int(time_ms) if time_ms else 0
+    prm.time_ms = min(int(time_ms), 1 << 62) if time_ms else 0
+    prm.multipv = max(1, min(MAX_MULTIPV, int(multipv)))
+    prm.report_ms = max(0, int(report_ms))
     prm.depth = int(depth) if depth else 0
     prm.nodes = int(nodes) if nodes else 0
     prm.threads = max(1, int(threads))
     prm.seed = int(seed) & 0xFFFFFFFFFFFFFFFF
     prm.stop = stop._cell if stop is not None and stop._cell is not None else _ffi.NULL
     key = 0
+    callback = None
     if on_iteration is not None:
+        callback = _Callback(on_iteration, stop)
         with _callbacks_lock:
             key = max(_callbacks, default=0) + 1
-            _callbacks[key] = on_iteration
+            _callbacks[key] = callback
         prm.on_iteration = _lib._core_on_iteration
         prm.userdata = _ffi.cast("void *", key)
     res = _ffi.new("SearchResult *")
     turn = _ffi.new("uint32_t[4]")
     turnlen = _ffi.new("int *")
+    if stop is not None:
+        stop.running += 1
     try:
         rc = _lib.core_search(GAMES[game], h, t, e, side, _phase(phase), prm, int(hash_mb),
                               res, turn, turnlen)
     finally:
+        if stop is not None:
+            stop.running -= 1
         if key:
             with _callbacks_lock:
                 _callbacks.pop(key, None)
+    if callback is not None and callback.error is not None:
+        raise callback.error
     if rc < 0:
         raise MemoryError("search failed (bad position or out of memory)")
     return SearchResult(moves=[decode_move(game, turn[i]) for i in range(turnlen[0])],
                         score=res.score, depth=res.depth, nodes=res.nodes, time_ms=res.time_ms,
                         pv=[res.pv[i] for i in range(res.pvlen)], proven=bool(res.proven),
-                        seldepth=res.seldepth)
+                        seldepth=res.seldepth, lines=_lines(res))
 
 
 def info_line(game: str, it: SearchResult, names: Optional[Sequence[str]] = None) -> str:
@@ -238,6 +304,13 @@ def info_line(game: str, it: SearchResult, names: Optional[Sequence[str]] = None
 
     return (f"info depth {it.depth} seldepth {it.seldepth} score {it.score} nodes {it.nodes} "
             f"nps {it.nps} time {int(it.time_ms)} pv {' '.join(text(m) for m in it.pv)}").rstrip()
+
+
+def set_hash(hash_mb: int) -> None:
+    """Allocate and clear the table now, outside any search (also the first-call set-up)."""
+    _require()
+    if _lib.core_set_hash(int(hash_mb)) < 0:
+        raise MemoryError(f"cannot allocate a {hash_mb} MB hash table")
 
 
 def clear_hash() -> None:

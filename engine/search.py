@@ -10,7 +10,7 @@ import logging
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional
 
 from . import core
 from .clock import Clock
@@ -33,6 +33,8 @@ class Options:
     nodes: int = 0
     player: str = "core"
     info: str = "on"
+    multipv: int = 1
+    ponder: str = "off"
 
 
 @dataclass
@@ -44,6 +46,7 @@ class Thought:
     time_ms: float = 0.0
     pv: list = field(default_factory=list)  # action/move texts
     source: str = "python"
+    lines: list = field(default_factory=list)  # multi-PV candidates: core.Line, best first
 
 
 def core_phase(game) -> int:
@@ -93,22 +96,33 @@ def pv_text(game, raw_pv: list) -> list[str]:
     return [game.action_text(Action(*a)) for a in pv]
 
 
-def think(game, options: Options, clock: Clock, limit_ms: Optional[float] = None) -> Thought:
+@dataclass
+class Watch:
+    """How a search is watched from outside: stopped, reported on, limited."""
+    stop: Optional[core.StopFlag] = None
+    on_iteration: Optional[Callable] = None  # instead of the stderr info lines
+    report_ms: int = 0          # also call on_iteration this often
+    untimed: bool = False       # no time limit: only depth, nodes and `stop` end it
+    multipv: int = 1
+
+
+def think(game, options: Options, clock: Clock, limit_ms: Optional[float] = None,
+          watch: Optional[Watch] = None) -> Thought:
     """The move to play now, with what the search found; never an illegal move."""
     started = time.monotonic()
-    thought = _choose(game, options, clock, limit_ms)
+    thought = _choose(game, options, clock, limit_ms, watch or Watch())
     thought.time_ms = (time.monotonic() - started) * 1000
     return thought
 
 
-def _choose(game, options: Options, clock: Clock, limit_ms: Optional[float]) -> Thought:
+def _choose(game, options: Options, clock: Clock, limit_ms: Optional[float], watch: Watch) -> Thought:
     forced = _forced_move(game)
     if forced is not None:
         return Thought(forced, source="forced")
     if options.player == "random":
         return Thought(random_move(game, options.seed))
     if options.player == "core" and core.AVAILABLE:
-        thought = _think_core(game, options, clock, limit_ms)
+        thought = _think_core(game, options, clock, limit_ms, watch)
         if thought is not None:
             return thought
     return Thought(choose_move(game, options.seed))
@@ -126,8 +140,11 @@ def _forced_move(game):
     return None
 
 
-def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float]) -> Optional[Thought]:
-    if limit_ms is None:
+def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
+                watch: Watch) -> Optional[Thought]:
+    if watch.untimed:
+        limit_ms = None
+    elif limit_ms is None:
         limit_ms = time_limit_ms(game, options, clock)
 
     def report(iteration) -> None:
@@ -140,7 +157,9 @@ def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float])
     result = core.search(game.name, game.cells, game.side, core_phase(game),
                          time_ms=limit_ms, depth=options.depth or None,
                          nodes=options.nodes or None, threads=options.threads,
-                         hash_mb=options.hash, seed=options.seed, on_iteration=report)
+                         hash_mb=options.hash, seed=options.seed,
+                         on_iteration=watch.on_iteration or report, stop=watch.stop,
+                         multipv=watch.multipv, report_ms=watch.report_ms)
     try:
         move = rules_move(game, result.moves)
         game.check_move(move)
@@ -151,4 +170,4 @@ def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float])
                   result.moves, e)
         return None
     return Thought(move, result.score, result.depth, result.nodes, result.time_ms,
-                   pv_text(game, result.pv), "core")
+                   pv_text(game, result.pv), "core", result.lines)

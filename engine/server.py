@@ -16,8 +16,10 @@ from . import ENGINE_NAME, __version__, core, gtp
 from .clock import Clock
 from .dvonn import DvonnGame
 from .openings import MASK64, fixed_opening, random_opening
-from .rules import COLOUR_NAMES, BadPosition, IllegalMove, parse_colour, perft
-from .search import Options, Thought, core_phase, think
+from .rules import COLOUR_NAMES, BadPosition, IllegalMove, parse_colour
+from . import analysis
+from .search import Options, Thought, Watch, think
+from .session import Control, Quit, Session
 from .tzaar import TzaarGame
 
 log = logging.getLogger("engine")
@@ -26,9 +28,6 @@ log = logging.getLogger("engine")
 class CommandError(Exception):
     """A command that cannot be carried out; the message is the '?' reply."""
 
-
-class Quit(Exception):
-    pass
 
 
 Handler = Callable[["Server", list[str]], str]
@@ -48,6 +47,7 @@ class Server:
         self.clock = Clock()
         self.setup = ("dvonn", None)  # game name, TZAAR random seed (None = fixed)
         self.game = DvonnGame()
+        self.control = Control()  # a Session replaces it while serving
 
     # --- helpers ---------------------------------------------------------
     def new_game(self, name: str, opening_seed: Optional[int]) -> None:
@@ -78,10 +78,11 @@ class Server:
             raise CommandError(f"illegal move: {e}") from None
         return game.move_text(move)
 
-    def think(self, limit_ms=None) -> Thought:
+    def think(self, limit_ms=None, watch: Optional[Watch] = None) -> Thought:
         if self.game.over:
             raise CommandError("the game is over")
-        return think(self.game, self.options, self.clock, limit_ms)
+        return think(self.game, self.options, self.clock, limit_ms,
+                     watch or Watch(stop=self.control.stop))
 
     def handle(self, cmd: gtp.Command) -> tuple[bool, str]:
         if cmd.error:
@@ -94,19 +95,8 @@ class Server:
         except CommandError as e:
             return False, str(e)
 
-    def serve(self, stdin, stdout: TextIO) -> None:
-        for cmd in gtp.read_commands(stdin):
-            try:
-                ok, text = self.handle(cmd)
-            except Quit:
-                stdout.write(gtp.format_reply(cmd.id, True, ""))
-                stdout.flush()
-                return
-            except Exception as e:  # a bug must not kill a long-running engine
-                log.exception("internal error in %r", cmd.name)
-                ok, text = False, f"internal error: {type(e).__name__}"
-            stdout.write(gtp.format_reply(cmd.id, ok, text))
-            stdout.flush()
+    def serve(self, stdin, stdout: TextIO, handle_signals: bool = False) -> None:
+        Session(self, stdin, stdout, handle_signals).serve()
 
 
 def arity(args: list[str], low: int, high: Optional[int] = None, usage: str = "") -> None:
@@ -399,8 +389,10 @@ def cmd_final_score(server: Server, args: list[str]) -> str:
 OPTION_RANGES = {
     "threads": (1, 64), "hash": (1, 4096), "seed": (0, MASK64),
     "movetime": (0, 86_400_000), "depth": (0, 99), "nodes": (0, 10 ** 15),
+    "multipv": (1, core.MAX_MULTIPV),
 }
-OPTION_CHOICES = {"player": ("core", "python", "random"), "info": ("on", "off")}
+OPTION_CHOICES = {"player": ("core", "python", "random"), "info": ("on", "off"),
+                  "ponder": ("on", "off")}
 
 
 @command("option")
@@ -422,6 +414,11 @@ def cmd_option(server: Server, args: list[str]) -> str:
         low, high = OPTION_RANGES[name]
         if not is_whole_number(value) or not low <= int(value) <= high:
             raise CommandError(f"bad value {value!r} for {name}: a whole number from {low} to {high}")
+        if name == "hash" and core.AVAILABLE:  # allocate and clear now, not inside a search
+            try:
+                core.set_hash(int(value))
+            except MemoryError as e:
+                raise CommandError(str(e)) from None
         setattr(options, name, int(value))
     elif name in OPTION_CHOICES:
         if value.lower() not in OPTION_CHOICES[name]:
@@ -484,28 +481,29 @@ def cmd_perft(server: Server, args: list[str]) -> str:
     if depth > 12:
         raise CommandError("depth must be 12 or less")
     which = args[1].lower() if len(args) == 2 else ("core" if core.AVAILABLE else "python")
-    game = server.game
-    if which == "python":
-        return str(perft(game, depth))
-    if which != "core":
+    if which not in ("python", "core"):
         raise CommandError(f"perft counts with python or core, not {args[1]!r}")
-    if not core.AVAILABLE:
+    if which == "core" and not core.AVAILABLE:
         raise CommandError(f"the compiled core is unavailable: {core.UNAVAILABLE_REASON}")
-    return str(core.perft(game.name, game.cells, game.side, core_phase(game), depth))
+    try:
+        return str(analysis.perft(server.game, depth, which, server.control.stop))
+    except core.Interrupted:
+        raise CommandError("perft interrupted") from None
 
 
 @command("analyze")
 def cmd_analyze(server: Server, args: list[str]) -> str:
-    arity(args, 0, 1, usage="analyze [<time_ms>]")
+    if args and args[0].lower() == "live":
+        arity(args, 1, 2, usage="analyze live [<interval_ms>]")
+        try:
+            return analysis.analyze_live(server, args[1:])
+        except analysis.AnalysisError as e:
+            raise CommandError(str(e)) from None
+    arity(args, 0, 1, usage="analyze [<time_ms>] | analyze live [<interval_ms>]")
     limit = float(whole_number(args[0], "time")) if args else None
     if limit == 0:
         raise CommandError("the time must be at least 1 ms; without it the current limits apply")
-    thought = server.think(limit)
-    lines = [server.game.move_text(thought.move)]
-    if thought.score is not None:
-        lines += [f"score {thought.score}", f"depth {thought.depth}", f"nodes {thought.nodes}"]
-    lines += [f"time {int(thought.time_ms)}", "pv " + " ".join(thought.pv or [server.game.move_text(thought.move)])]
-    return "\n".join(lines)
+    return analysis.analyze(server, limit)
 
 
 # --- game records and GUI integration -------------------------------------------------
@@ -635,6 +633,13 @@ ANALYZE_COMMANDS = (
 )
 
 
+@command("gogui-interrupt")
+def cmd_gogui_interrupt(server: Server, args: list[str]) -> str:
+    """Listed so GoGui knows it may send `# interrupt` lines (engine/session.py reads them)."""
+    arity(args, 0, usage="gogui-interrupt")
+    return ""
+
+
 @command("gogui-analyze_commands")
 def cmd_gogui_analyze_commands(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="gogui-analyze_commands")
@@ -644,4 +649,5 @@ def cmd_gogui_analyze_commands(server: Server, args: list[str]) -> str:
 
 
 def main_loop(seed: int = 0, stdin=None, stdout: Optional[TextIO] = None) -> None:
-    Server(seed=seed).serve(stdin or sys.stdin.buffer, stdout or sys.stdout)
+    Server(seed=seed).serve(stdin or sys.stdin.buffer, stdout or sys.stdout,
+                            handle_signals=stdin is None)
