@@ -191,3 +191,19 @@ def test_the_messages_are_json_for_the_page(client):
         ws.send_json({"type": "record"})
         record = receive_until(ws, "record")
         assert json.loads(json.dumps(record)) == record and record["text"] == "Site [www.littlegolem.net]"
+
+
+def test_live_analysis_streams_lines_while_the_human_thinks_and_stops_at_the_move(client):
+    with connect(client) as ws:
+        ws.send_json({"type": "analysis", "on": True, "multipv": 2})
+        receive_until(ws, "analysis_start")
+        seen = {receive_until(ws, "info")["info"]["multipv"] for _ in range(4)}
+        assert seen == {1, 2}
+        info = receive_until(ws, "info")["info"]
+        assert set(info) >= {"multipv", "move", "score", "depth", "nodes", "pv"}
+        assert info["pv"][0] == info["move"]
+        ws.send_json({"type": "play", "move": "D3"})
+        end = receive_until(ws, "analysis_end")
+        assert end["bestmove"]
+        state = receive_until(ws, "state", lambda m: m["history"])  # the move came after the stop
+        assert state["history"][0] == ["white", "D3"]

@@ -33,6 +33,7 @@ class EngineProcess:
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
         self._lock = asyncio.Lock()
         self._live: Optional[asyncio.Task] = None
+        self.live_was_stopped = False   # the last live analysis was ended by a command line
         self._stderr_task: Optional[asyncio.Task] = None
 
     @property
@@ -92,6 +93,8 @@ class EngineProcess:
         """Send one command line and return its reply text; it also ends a live analysis."""
         async with self._lock:
             try:
+                if self._live is not None:
+                    self.live_was_stopped = not self._live.done()
                 self._write(line)
                 await self.proc.stdin.drain()
                 if self._live is not None:  # that line ended the analysis: its reply comes first

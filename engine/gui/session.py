@@ -286,8 +286,8 @@ class Session:
         if not self.analysis["on"] or self.status.get("over") != "no" or self.engine.analysing:
             return
         key = (self.position, self.analysis["multipv"])
-        if self.analysed == key:  # this search ended by itself: nothing new to show
-            return
+        if self.analysed == key and not self.engine.live_was_stopped:
+            return  # this position's search ended by itself: nothing new to show
         self.analysed = key
         self.send({"type": "analysis_start", "position": self.position})
         try:

@@ -29,30 +29,36 @@ function pieceStyle(game, letter) {
   return table[letter] || { fill: "#9e9e9e", ink: "#000", colour: "", kind: letter };
 }
 
-// A piece: its top colour, a symbol for its kind (TZAAR: Tzaar ring and dot, Tzarra dot, Tott
-// plain — told apart by shape, not colour), a height badge, a red mark for a red piece inside.
+// A piece: its top colour and a symbol for its kind (TZAAR: Tzaar ring and dot, Tzarra dot, Tott
+// plain — told apart by shape, not colour); a red ring for a red piece inside (DVONN). The
+// height is written in the middle of a plain piece, else on a badge drawn later, above all pieces.
 function drawPiece(g, game, p) {
   const style = pieceStyle(game, p.top);
   el("circle", { cx: p.x, cy: p.y, r: PIECE_R, fill: style.fill, stroke: "#111", "stroke-width": 0.04 }, g);
+  const symbol = style.kind === "Tzaar" || style.kind === "Tzarra";
   if (style.kind === "Tzaar") {
     el("circle", { cx: p.x, cy: p.y, r: 0.25, fill: "none", stroke: style.ink, "stroke-width": 0.07 }, g);
     el("circle", { cx: p.x, cy: p.y, r: 0.1, fill: style.ink }, g);
   } else if (style.kind === "Tzarra") {
     el("circle", { cx: p.x, cy: p.y, r: 0.14, fill: style.ink }, g);
   }
-  if (p.height > 1) {
-    const bx = p.x + 0.3, by = p.y - 0.3;
-    el("circle", { cx: bx, cy: by, r: 0.19, fill: "#fff", stroke: "#111", "stroke-width": 0.03 }, g);
-    const t = el("text", { x: bx, y: by, class: "height", fill: "#111" }, g);
-    t.textContent = String(p.height);
-  }
   if (p.marked) {
-    el("circle", { cx: p.x - 0.3, cy: p.y - 0.3, r: 0.13, fill: RED.fill, stroke: "#fff", "stroke-width": 0.04 }, g);
+    el("circle", { cx: p.x, cy: p.y, r: 0.31, fill: "none", stroke: RED.fill, "stroke-width": 0.09, class: "red-inside" }, g);
+  }
+  if (p.height > 1 && !symbol) {
+    el("text", { x: p.x, y: p.y, class: "height", fill: style.ink }, g).textContent = String(p.height);
   }
   const title = el("title", {}, g);
   const what = [style.colour, style.kind].filter(Boolean).join(" ");
   title.textContent = `${p.name}: ${what}${p.height > 1 ? `, stack of ${p.height}` : ""}` +
     (p.marked ? ", a red piece inside" : "");
+  return p.height > 1 && symbol;  // wants a badge
+}
+
+function drawBadge(layer, p) {
+  const bx = p.x + 0.29, by = p.y - 0.29;
+  el("circle", { cx: bx, cy: by, r: 0.18, fill: "#fff", stroke: "#111", "stroke-width": 0.03 }, layer);
+  el("text", { x: bx, y: by, class: "height badge", fill: "#111" }, layer).textContent = String(p.height);
 }
 
 function pointsOf(action) {
@@ -100,12 +106,14 @@ function drawBoard(svg, board, game, opts) {
   for (const l of board.labels) {
     el("text", { x: l.x, y: l.y, class: "label" }, svg).textContent = l.text;
   }
+  const badged = [];
   for (const p of points) {
     const g = el("g", { class: "point", "data-point": p.name, "data-top": p.top || "",
       "data-height": p.height }, svg);
     el("circle", { cx: p.x, cy: p.y, r: 0.5, fill: "transparent" }, g);
-    if (p.top) drawPiece(g, game, p);
-    else el("circle", { cx: p.x, cy: p.y, r: 0.09, class: "point-dot" }, g);
+    if (p.top) {
+      if (drawPiece(g, game, p)) badged.push(p);
+    } else el("circle", { cx: p.x, cy: p.y, r: 0.09, class: "point-dot" }, g);
     if (opts.targets.has(p.name)) {
       g.classList.add("target");
       if (p.top) el("circle", { cx: p.x, cy: p.y, r: PIECE_R + 0.04, class: "ring-target" }, g);
@@ -125,6 +133,8 @@ function drawBoard(svg, board, game, opts) {
     for (const n of pointsOf(action)) if (byName[n]) svg.querySelector(`[data-point="${n}"]`).classList.add("last");
     markAction(lastLayer, byName, action, "ring-last", "arrow-last");
   }
+  const badges = el("g", { "pointer-events": "none" }, svg);
+  for (const p of badged) drawBadge(badges, p);
   const pvLayer = el("g", { id: "pv-layer", "pointer-events": "none" }, svg);
   return {
     showPv(action) {

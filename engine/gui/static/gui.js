@@ -130,7 +130,8 @@ function render() {
       legend.appendChild(span);
     }
     const notes = document.createElement("span");
-    notes.textContent = "badge: stack height · red dot: a red piece inside · orange: last move · green: where you can move";
+    notes.textContent = "number: stack height · red ring: a red piece inside the stack · orange: last move · " +
+      "blue: pieces you can move · green: where to";
     legend.appendChild(notes);
     legend.dataset.game = game;
   }
@@ -174,6 +175,7 @@ function syncControls(st) {
 // --- messages from the server ---------------------------------------------------------------
 const handlers = {
   state(m) {
+    document.body.dataset.states = String((parseInt(document.body.dataset.states, 10) || 0) + 1);
     ui.state = m;
     ui.prefix = [];
     ui.source = null;
@@ -200,8 +202,10 @@ const handlers = {
     renderPv();
   },
   analysis_end(m) {
-    $("analysis-state").textContent = `stopped; best ${m.bestmove}`;
-    $("analysis-state").dataset.state = "stopped";
+    const state = $("analysis-state");
+    state.textContent = `stopped; best ${m.bestmove}`;
+    state.dataset.state = "stopped";
+    state.dataset.ended = String((parseInt(state.dataset.ended, 10) || 0) + 1);
   },
   analysis_error(m) {
     $("analysis-state").textContent = "analysis unavailable: " + m.message;
