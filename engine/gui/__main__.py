@@ -63,7 +63,7 @@ def main(argv=None) -> int:
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
     app = create_app(engine_argv, max_sessions=args.max_sessions)
     config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=4 << 20,
-                            ws="websockets", http="h11", lifespan="off")
+                            ws="websockets-sansio", http="h11", lifespan="off")
     server = uvicorn.Server(config)
     print(f"Gipfbot GUI on {url} (Ctrl-C stops it)", flush=True)
     if args.open:
