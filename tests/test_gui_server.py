@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import threading
 
 import pytest
 
@@ -207,3 +208,24 @@ def test_live_analysis_streams_lines_while_the_human_thinks_and_stops_at_the_mov
         assert end["bestmove"]
         state = receive_until(ws, "state", lambda m: m["history"])  # the move came after the stop
         assert state["history"][0] == ["white", "D3"]
+
+
+def test_stop_interrupts_the_engine_and_pauses_engine_against_engine(client, app):
+    with connect(client) as ws:
+        ws.send_json({"type": "time", "mode": "move", "ms": 86_400_000})  # a day per move
+        receive_until(ws, "state", lambda m: m["time"]["ms"] == 86_400_000)
+        ws.send_json({"type": "players", "w": "engine", "b": "engine"})
+        receive_until(ws, "thinking")
+        engine = the_session(app).engine.proc
+        # should the interrupt not work, kill the engine: the restart notice then fails the test
+        watchdog = threading.Timer(60, engine.kill)
+        watchdog.start()
+        try:
+            ws.send_json({"type": "stop"})
+            message = next(m for m in iter(ws.receive_json, None)
+                           if m["type"] in ("engine_move", "notice"))
+        finally:
+            watchdog.cancel()
+        assert message["type"] == "engine_move"
+        state = receive_until(ws, "state")
+        assert state["paused"] and len(state["history"]) == 1 and state["players"]["b"] == "engine"

@@ -38,7 +38,7 @@ def _int(value, low: int, high: int, what: str) -> int:
 
 def _choice(value, choices: tuple, what: str) -> str:
     if value not in choices:
-        raise BadRequest(f"{what} must be one of {', '.join(choices)}")
+        raise BadRequest(f"{what} must be one of {', '.join(map(str, choices))}")
     return value
 
 
@@ -68,12 +68,13 @@ def parse_request(raw: str) -> dict:
 
 
 def _newgame(data: dict) -> dict:
+    """`newgame <game> [fixed | random <seed>]`: the engine says which games take an opening."""
     game = _text(data.get("game"), GAME_NAME, "game name")
-    opening = data.get("opening", "fixed")
+    opening = data.get("opening")
     if opening == "random":
         return {"game": game, "opening": "random",
                 "seed": _int(data.get("seed"), 0, MAX_SEED, "seed")}
-    return {"game": game, "opening": _choice(opening, ("fixed",), "opening")}
+    return {"game": game, "opening": _choice(opening, (None, "fixed"), "opening")}
 
 
 def _play(data: dict) -> dict:

@@ -183,11 +183,12 @@ class Session:
     async def handle(self, request: dict) -> None:
         kind = request["type"]
         if kind == "newgame":
-            opening = ""
-            if request["game"] != "dvonn" or request["opening"] != "fixed":
-                opening = " random %d" % request["seed"] if request["opening"] == "random" \
-                    else " fixed"
-            await self.start_game(f"newgame {request['game']}{opening}", pause=False)
+            words = ["newgame", request["game"]]
+            if request["opening"] is not None:
+                words.append(request["opening"])
+            if request["opening"] == "random":
+                words.append(str(request["seed"]))
+            await self.start_game(" ".join(words), pause=False)
         elif kind == "play":
             await self.play(request["move"])
         elif kind == "undo":

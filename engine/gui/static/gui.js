@@ -243,7 +243,8 @@ function wire() {
   $("game").addEventListener("change", () => { $("seed-label").hidden = $("game").value !== "tzaar-random"; });
   $("newgame").addEventListener("click", () => {
     const [game, opening] = $("game").value.split("-");
-    const request = { type: "newgame", game, opening: opening || "fixed" };
+    const request = { type: "newgame", game };
+    if (opening) request.opening = opening;  // TZAAR's layout
     if (opening === "random") request.seed = Math.max(0, parseInt($("seed").value, 10) || 0);
     send(request);
   });
