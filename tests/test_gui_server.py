@@ -104,6 +104,11 @@ def test_a_human_move_gets_the_engine_reply_and_undo_takes_both_back(client):
         ws.send_json({"type": "undo"})
         state = receive_until(ws, "state")
         assert state["history"] == [] and len(state["legal"]) == 49
+        assert receive_until(ws, "notice")["message"] == "Took back 2 moves"
+        ws.send_json({"type": "time", "mode": "game", "ms": 3000})  # a whole-game budget now
+        receive_until(ws, "state", lambda m: m["time"]["mode"] == "game")
+        ws.send_json({"type": "play", "move": "E4"})
+        assert receive_until(ws, "engine_move")["side"] == "b"
 
 
 def test_moves_are_checked_against_legal_moves_and_requests_against_their_schema(client, app):
@@ -171,8 +176,7 @@ def test_a_dead_engine_is_restarted_with_the_game_restored(client, app):
         before = receive_until(ws, "state", lambda m: len(m["history"]) == 2)
         session = the_session(app)
         old = session.engine.proc
-        old.kill()
-        ws.send_json({"type": "undo"})
+        old.kill()  # while the human thinks: the page hears of it without asking
         notice = receive_until(ws, "notice")
         assert "restarted" in notice["message"] and "restored" in notice["message"]
         state = receive_until(ws, "state")
@@ -229,3 +233,11 @@ def test_stop_interrupts_the_engine_and_pauses_engine_against_engine(client, app
         assert message["type"] == "engine_move"
         state = receive_until(ws, "state")
         assert state["paused"] and len(state["history"]) == 1 and state["players"]["b"] == "engine"
+
+
+def test_an_engine_that_cannot_start_is_reported_on_the_page():
+    app = create_app(engine_argv=["/nonexistent/gipf-engine"])
+    with TestClient(app, base_url=BASE) as test_client:
+        with test_client.websocket_connect(WS, headers=ORIGIN) as ws:
+            message = ws.receive_json()
+            assert message["type"] == "fatal" and "cannot start the engine" in message["message"]

@@ -138,6 +138,7 @@ class EngineProcess:
         """Ask the engine to quit; kill it if it does not within a second."""
         if self._live is not None:
             self._live.cancel()
+            await asyncio.gather(self._live, return_exceptions=True)
         if self.alive:
             try:
                 self.proc.stdin.write(b"quit\n")

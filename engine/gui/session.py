@@ -73,6 +73,8 @@ class Session:
         self.position = ""
         self.analysed: Optional[tuple] = None   # (position, multipv) of the last live analysis
         self.restarts: list[float] = []
+        self.watchers: set[asyncio.Task] = set()
+        self.closing = False
         self.tmpdir = tempfile.mkdtemp(prefix="gipf-gui-")
         self.records = 0
 
@@ -83,6 +85,7 @@ class Session:
             await self.engine.start()
         except OSError as e:
             raise EngineDied(f"cannot start the engine: {e}") from None
+        self.watchers.add(asyncio.create_task(self.watch(self.engine)))
         await self.engine.ask("option info off")  # search progress is not wanted on stderr
         await self.apply_time()
         if self.analysis["multipv"] != 1:
@@ -124,7 +127,17 @@ class Session:
         self.send({"type": "notice", "message": f"The engine stopped ({reason}) and was "
                    f"restarted; {restored}."})
 
+    async def watch(self, engine: EngineProcess) -> None:
+        """An engine that ends while nobody asks it anything is restarted at once, not at the
+        page's next request."""
+        status = await engine.proc.wait()
+        if engine is self.engine and not self.closing:
+            await self.requests.put({"type": "engine_ended", "status": status})
+
     async def close(self) -> None:
+        self.closing = True
+        for watcher in self.watchers:
+            watcher.cancel()
         if self.engine is not None:
             await self.engine.close()
         shutil.rmtree(self.tmpdir, ignore_errors=True)
@@ -182,7 +195,10 @@ class Session:
     # --- requests -----------------------------------------------------------------------------
     async def handle(self, request: dict) -> None:
         kind = request["type"]
-        if kind == "newgame":
+        if kind == "engine_ended":  # from watch(), never from the page (messages.py)
+            if not self.engine.alive:
+                raise EngineDied(f"its process ended with status {request['status']}")
+        elif kind == "newgame":
             words = ["newgame", request["game"]]
             if request["opening"] is not None:
                 words.append(request["opening"])
@@ -270,6 +286,7 @@ class Session:
                 count += 1
         await self.engine.ask(f"undo {count}")
         await self.refresh(pause_if_engine=True)
+        self.send({"type": "notice", "message": f"Took back {count} move{'s' if count > 1 else ''}"})
 
     async def engine_move(self) -> None:
         side = self.status["to_act"]
