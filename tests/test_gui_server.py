@@ -241,3 +241,14 @@ def test_an_engine_that_cannot_start_is_reported_on_the_page():
         with test_client.websocket_connect(WS, headers=ORIGIN) as ws:
             message = ws.receive_json()
             assert message["type"] == "fatal" and "cannot start the engine" in message["message"]
+
+
+@pytest.mark.parametrize("game", [{"game": "dvonn"}, {"game": "tzaar", "opening": "fixed"}])
+def test_the_engine_plays_itself_to_the_end(client, game):
+    with connect(client, time_ms=10) as ws:
+        ws.send_json({"type": "newgame", **game})
+        receive_until(ws, "state", lambda m: m["status"]["game"] == game["game"])
+        ws.send_json({"type": "players", "w": "engine", "b": "engine"})
+        state = receive_until(ws, "state", lambda m: m["status"]["over"] == "yes", limit=2000)
+        assert state["board"]["footer"].startswith(f"game over: {state['status']['result']} (")
+        assert len(state["history"]) == int(state["status"]["ply"]) and state["legal"] == []

@@ -64,7 +64,6 @@ def create_app(engine_argv: Optional[list[str]] = None, engine_env: Optional[dic
         outbox: asyncio.Queue = asyncio.Queue()
         session = Session(engine_argv, engine_env, outbox.put_nowait)
         sessions.add(session)
-        websocket.app.state.sessions = sessions
         runner = asyncio.create_task(session.run())
         sender = asyncio.create_task(_forward(outbox, websocket))
         try:

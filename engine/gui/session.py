@@ -163,24 +163,22 @@ class Session:
         await self.refresh()
 
     async def guarded(self, action, *args) -> None:
+        """Run one step: a refused command is told to the page, a dead engine restarted."""
         try:
-            await action(*args)
+            try:
+                await action(*args)
+            except EngineError as e:
+                self.send({"type": "error", "message": str(e)})
+                await self.refresh()  # the page may have shown a half-built move
         except EngineError as e:
-            self.send({"type": "error", "message": str(e)})
-            await self.refresh_quietly()
+            log.warning("refresh failed: %s", e)
         except EngineDied as e:
             try:
                 await self.restart(str(e))
                 await self.refresh()
-            except EngineDied as final:
+            except (EngineDied, EngineError) as final:
                 self.send({"type": "fatal", "message": str(final)})
                 await self.requests.put(None)
-
-    async def refresh_quietly(self) -> None:
-        try:
-            await self.refresh()
-        except EngineError as e:
-            log.warning("refresh failed: %s", e)
 
     def engine_to_move(self) -> bool:
         return (bool(self.status) and self.status.get("over") == "no" and not self.paused
@@ -213,8 +211,6 @@ class Session:
             self.paused = False
             if self.status.get("over") == "no" and not self.engine_to_move():
                 await self.engine_move()
-        elif kind == "stop":
-            self.paused = True
         elif kind == "players":
             self.players = {"w": request["w"], "b": request["b"]}
             self.paused = False
@@ -330,17 +326,17 @@ class Session:
         if pause_if_engine:
             self.paused = self.engine_to_move_ignoring_pause()
         board = parse_showboard(await ask("showboard"))
-        over = self.status.get("over") == "yes"
-        moves = await ask("legal_moves")
-        self.legal = moves.split("\n") if moves and not over else []
+        to_act = self.status.get("to_act")
+        self.legal = []
+        if self.players.get(to_act) == "human":  # only a human's moves are built from the list
+            moves = await ask("legal_moves")
+            self.legal = moves.split("\n") if moves else []
         history = await ask("move_history")
         self.history = [line.split(" ", 1) for line in reversed(history.split("\n")) if line]
         self.position = await ask("position")
         score = await ask("score")
-        to_act = self.status.get("to_act")
         self.send({
-            "type": "state", "status": self.status, "board": board.to_json(),
-            "legal": self.legal if self.players.get(to_act) == "human" else [],
+            "type": "state", "status": self.status, "board": board.to_json(), "legal": self.legal,
             "history": self.history, "position": self.position, "score": score,
             "players": self.players, "time": self.time, "analysis": self.analysis,
             "paused": self.paused and self.engine_to_move_ignoring_pause(),

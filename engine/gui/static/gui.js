@@ -177,6 +177,8 @@ const handlers = {
   state(m) {
     document.body.dataset.states = String((parseInt(document.body.dataset.states, 10) || 0) + 1);
     ui.state = m;
+    $("thinking").textContent = "";  // a state comes only when the engine is not thinking
+    $("stop").disabled = true;
     ui.prefix = [];
     ui.source = null;
     syncControls(m);
