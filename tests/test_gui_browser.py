@@ -93,12 +93,13 @@ def analysis_ended(driver) -> int:
     return int(driver.find_element(By.ID, "analysis-state").get_attribute("data-ended") or 0)
 
 
-def hover_first_pv_move(driver) -> bool:
+def hover_best_variation(driver) -> bool:
+    """Hover the last move of the best line: the board then shows the whole variation."""
     try:  # the table is redrawn at every analysis line: an element can go stale under us
-        first = driver.find_elements(By.CSS_SELECTOR, "#pv-table .pv-move")[:1]
-        if first:
-            ActionChains(driver).move_to_element(first[0]).perform()
-        return bool(first)
+        line = driver.find_elements(By.CSS_SELECTOR, "#pv-table .pv-line:first-child .pv-move")
+        if len(line) >= 2:
+            ActionChains(driver).move_to_element(line[-1]).perform()
+        return len(line) >= 2
     except StaleElementReferenceException:
         return False
 
@@ -178,6 +179,6 @@ def test_tzaar_by_clicks_with_a_pass_and_undo(server_url, browser, tmp_path):
     assert moves(d)[2] == f"3. w {first} pass"
     d.find_element(By.ID, "undo").click()
     wait(d, lambda d: len(moves(d)) == 2, "undo of a turn and its answer")
-    wait(d, hover_first_pv_move, "analysis to hover")  # hovering shows the move on the board
+    wait(d, hover_best_variation, "a variation to hover")  # hovering shows the move on the board
     wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#pv-layer .arrow-pv"), "the PV arrow")
     screenshot(d, tmp_path, "gui-tzaar.png")

@@ -137,9 +137,15 @@ function drawBoard(svg, board, game, opts) {
   for (const p of badged) drawBadge(badges, p);
   const pvLayer = el("g", { id: "pv-layer", "pointer-events": "none" }, svg);
   return {
-    showPv(action) {
+    // The variation up to the hovered action: each action's points and arrow, numbered.
+    showPv(actions) {
       pvLayer.textContent = "";
-      if (action) markAction(pvLayer, byName, action, "ring-pv", "arrow-pv");
+      (actions || []).forEach((action, i) => {
+        markAction(pvLayer, byName, action, "ring-pv", "arrow-pv");
+        const pts = pointsOf(action).map((n) => byName[n]).filter(Boolean);
+        const at = pts[pts.length - 1];
+        if (at) el("text", { x: at.x - 0.3, y: at.y + 0.32, class: "pv-number" }, pvLayer).textContent = String(i + 1);
+      });
     },
   };
 }

@@ -150,14 +150,15 @@ function renderPv() {
       tr.appendChild(td);
     }
     const td = document.createElement("td");
-    for (const action of info.pv || []) {
+    (info.pv || []).forEach((action, i) => {
       const span = document.createElement("span");
       span.className = "pv-move";
       span.textContent = action;
-      span.addEventListener("mouseenter", () => ui.view && ui.view.showPv(action));
+      const upTo = (info.pv || []).slice(0, i + 1).filter((a) => a !== "pass");
+      span.addEventListener("mouseenter", () => ui.view && ui.view.showPv(upTo));
       span.addEventListener("mouseleave", () => ui.view && ui.view.showPv(null));
       td.append(span, " ");
-    }
+    });
     tr.appendChild(td);
     body.appendChild(tr);
   }
