@@ -10,6 +10,7 @@ import asyncio
 import collections
 import logging
 import os
+import sys
 from typing import Callable, Optional
 
 log = logging.getLogger("engine.gui")
@@ -120,15 +121,21 @@ class EngineProcess:
                     return
                 self._live = None
             self._write(f"analyze live {interval_ms}")
-            first = await self._readline()
+            try:
+                first = await asyncio.wait_for(self._readline(), 60)
+            except asyncio.TimeoutError:
+                raise EngineDied("the engine stopped answering (analyze live)") from None
             if first.startswith("?"):
-                rest = []
-                while line := await self._readline():
-                    rest.append(line)
-                raise EngineError("\n".join([first[1:].strip(), *rest]).strip())
+                raise EngineError(await self._rest_of_error(first))
             if first.strip() != "=":
                 raise EngineDied(f"not a live analysis reply: {first[:80]!r}")
             self._live = asyncio.create_task(self._read_live(on_line))
+
+    async def _rest_of_error(self, first: str) -> str:
+        lines = [first[1:].strip()]
+        while line := await self._readline():
+            lines.append(line)
+        return "\n".join(lines).strip()
 
     async def _read_live(self, on_line: Callable[[str], None]) -> None:
         while line := await self._readline():
@@ -154,7 +161,6 @@ class EngineProcess:
 
 def default_engine_argv() -> tuple[list[str], dict]:
     """This package's own engine, run by the interpreter that runs the GUI."""
-    import sys
     package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
