@@ -218,6 +218,15 @@ int core_set_hash(int hash_mb)
     return rc;
 }
 
+int core_prepare(int hash_mb)
+{
+    pthread_once(&g_once, global_init);
+    pthread_mutex_lock(&g_lock);
+    int rc = g_tt.slots ? 0 : tt_resize(&g_tt, hash_mb > 0 ? (size_t)hash_mb : 1);
+    pthread_mutex_unlock(&g_lock);
+    return rc;
+}
+
 void core_clear_hash(void)
 {
     pthread_mutex_lock(&g_lock);

@@ -29,6 +29,8 @@ int  core_perft_stoppable(int game, const uint8_t *height, const uint8_t *top, c
                           int side, int phase, int depth, const int32_t *stop, uint64_t *out);
 /* Allocate and clear the table now (and the games' tables), outside any search: 0 or -1. */
 int  core_set_hash(int hash_mb);
+/* The same, unless a table exists already (a start-up warm-up must not undo `option hash`). */
+int  core_prepare(int hash_mb);
 void core_clear_hash(void);
 
 #endif

@@ -55,6 +55,7 @@ int core_search(int game, const uint8_t *height, const uint8_t *top, const uint8
 int core_perft_stoppable(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                          int side, int phase, int depth, const int32_t *stop, uint64_t *out);
 int core_set_hash(int hash_mb);
+int core_prepare(int hash_mb);
 void core_clear_hash(void);
 
 extern "Python" void _core_on_iteration(void *userdata, const SearchResult *iteration);

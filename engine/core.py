@@ -313,6 +313,13 @@ def set_hash(hash_mb: int) -> None:
         raise MemoryError(f"cannot allocate a {hash_mb} MB hash table")
 
 
+def prepare(hash_mb: int) -> None:
+    """The first-call set-up (tables, a hash table of hash_mb unless one exists already)."""
+    _require()
+    if _lib.core_prepare(int(hash_mb)) < 0:
+        raise MemoryError(f"cannot allocate a {hash_mb} MB hash table")
+
+
 def clear_hash() -> None:
     """Forget the transposition table (it persists between searches otherwise)."""
     _require()

@@ -49,6 +49,15 @@ class Server:
         self.game = DvonnGame()
         self.control = Control()  # a Session replaces it while serving
 
+    def prepare(self) -> None:
+        """First-call set-up of the core (its tables, the hash table), so that the first
+        search does not pay for it on its clock; the session runs it at start-up."""
+        if core.AVAILABLE:
+            try:
+                core.prepare(self.options.hash)
+            except MemoryError as e:
+                log.warning("%s", e)
+
     # --- helpers ---------------------------------------------------------
     def new_game(self, name: str, opening_seed: Optional[int]) -> None:
         if name == "dvonn":
