@@ -160,6 +160,11 @@ def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
                          hash_mb=options.hash, seed=options.seed,
                          on_iteration=watch.on_iteration or report, stop=watch.stop,
                          multipv=watch.multipv, report_ms=watch.report_ms)
+    return core_thought(game, result)
+
+
+def core_thought(game, result: core.SearchResult) -> Optional[Thought]:
+    """The core's result as a Thought once the rules accept its move; None if they do not."""
     try:
         move = rules_move(game, result.moves)
         game.check_move(move)

@@ -15,6 +15,7 @@ from dataclasses import fields
 from . import ENGINE_NAME, __version__, core, gtp
 from .clock import Clock
 from .dvonn import DvonnGame
+from .ponder import Ponder
 from .openings import MASK64, fixed_opening, random_opening
 from .rules import COLOUR_NAMES, BadPosition, IllegalMove, parse_colour
 from . import analysis
@@ -48,6 +49,11 @@ class Server:
         self.setup = ("dvonn", None)  # game name, TZAAR random seed (None = fixed)
         self.game = DvonnGame()
         self.control = Control()  # a Session replaces it while serving
+        self.ponder = Ponder()
+
+    def close(self) -> None:
+        """The session ends: no search may outlive it."""
+        self.ponder.cancel()
 
     def prepare(self) -> None:
         """First-call set-up of the core (its tables, the hash table), so that the first
@@ -90,6 +96,10 @@ class Server:
     def think(self, limit_ms=None, watch: Optional[Watch] = None) -> Thought:
         if self.game.over:
             raise CommandError("the game is over")
+        if watch is None and limit_ms is None:  # genmove / reg_genmove: after a ponder hit?
+            thought = self.ponder.take(self.game, self.options, self.clock)
+            if thought is not None:
+                return thought
         return think(self.game, self.options, self.clock, limit_ms,
                      watch or Watch(stop=self.control.stop))
 
@@ -99,10 +109,13 @@ class Server:
         handler = COMMANDS.get(cmd.name)
         if handler is None:
             return False, f"unknown command: {cmd.name}"
+        self.ponder.before(cmd.name)
         try:
             return True, handler(self, cmd.args)
         except CommandError as e:
             return False, str(e)
+        finally:
+            self.ponder.after(cmd.name, self.game)
 
     def serve(self, stdin, stdout: TextIO, handle_signals: bool = False) -> None:
         Session(self, stdin, stdout, handle_signals).serve()
@@ -312,6 +325,7 @@ def cmd_genmove(server: Server, args: list[str]) -> str:
     thought = server.think()
     server.game.push(thought.move)
     server.clock.spend(side, thought.time_ms)
+    server.ponder.start(server.game, server.options, thought)
     return server.game.move_text(thought.move)
 
 
