@@ -11,12 +11,14 @@ from .dvonn_notation import (DVONN_POINTS, dvonn_canonical, dvonn_from_littlegol
                              dvonn_to_boardspace, dvonn_to_littlegolem, is_placement)
 
 _TAG_START = re.compile(r"\s*([^\W\d_]+)\s*\[")
+MAX_TAGS = 1_000  # LittleGolem writes four
+MAX_MOVES = 10_000  # a DVONN game has at most about 150
 
 
 def _read_tags(text: str) -> tuple[dict[str, str], str]:
     """Leading 'Name [value]' pairs, and the rest of the text (the moves)."""
     tags: dict[str, str] = {}
-    pos = 0
+    pos = count = 0
     while True:
         m = _TAG_START.match(text, pos)
         if not m:
@@ -26,6 +28,9 @@ def _read_tags(text: str) -> tuple[dict[str, str], str]:
             raise RecordError(f"tag {quote(m.group(1))} is not closed with ']'")
         tags[m.group(1)] = text[m.end():end].strip()
         pos = end + 1
+        count += 1
+        if count > MAX_TAGS:
+            raise RecordError(f"more than {MAX_TAGS} tags: not a game record")
 
 
 def _numbered_tokens(movetext: str) -> list[str]:
@@ -46,6 +51,8 @@ def _numbered_tokens(movetext: str) -> list[str]:
         if number == 0:
             raise RecordError(f"{quote(word)} before the first move number '1.'")
         in_pair += 1
+        if len(tokens) >= MAX_MOVES:
+            raise RecordError(f"more than {MAX_MOVES} moves: not a game record")
         if in_pair > 2:
             raise RecordError(f"more than two moves after {number}.")
         tokens.append(word)

@@ -12,7 +12,10 @@ from typing import Optional
 
 from .base import RecordError, quote
 
-MAX_NODES = 200_000  # far above any real game (a Boardspace DVONN game has a few hundred)
+# Far above any real game (a Boardspace DVONN game has a few hundred nodes, no variations):
+# a file beyond them is refused at once instead of being parsed for seconds.
+MAX_ITEMS = 50_000   # nodes and property values
+MAX_DEPTH = 1_000    # nested variations
 
 
 @dataclass
@@ -33,8 +36,7 @@ class SgfNode:
 
 
 _TOKEN = re.compile(r"[ \t\r\n\v\f]*(?:([;()])|([^\W_]+)|(\[))")
-_VALUE = re.compile(r"((?:[^\]\\]|\\.)*)\]", re.S)
-_ESCAPE = re.compile(r"\\(.)", re.S)
+_VALUE = re.compile(r"([^\]\\]*(?:\\.[^\]\\]*)*)\]", re.S)  # unrolled: no backtracking
 _SPACE = re.compile(r"[ \t\r\n\v\f]*")
 
 
@@ -68,7 +70,7 @@ class _Scanner:
             raise self.error(f"expected '(', found {self.found()}")
         self.pos = m.end()
         open_trees.append([True, False])
-        count = 0
+        self.items = 0
         while open_trees:
             m = token.match(text, self.pos)
             mark = m.group(1) if m else None
@@ -76,13 +78,12 @@ class _Scanner:
             if mark == ";" and not tree[1]:
                 self.pos = m.end()
                 node = self.node()
-                count += 1
-                if count > MAX_NODES:
-                    raise self.error(f"more than {MAX_NODES} nodes: not a game record")
                 if tree[0]:
                     nodes.append(node)
             elif mark == "(":
                 self.pos = m.end()
+                if len(open_trees) >= MAX_DEPTH:
+                    raise self.error(f"variations nested more than {MAX_DEPTH} deep: not a game record")
                 open_trees.append([tree[0] and not tree[1], False])
                 tree[1] = True
             elif mark == ")":
@@ -92,7 +93,13 @@ class _Scanner:
                 raise self.error(f"expected ')', found {self.found()}")
         return nodes
 
+    def count(self, items: int) -> None:
+        self.items += items
+        if self.items > MAX_ITEMS:
+            raise self.error(f"more than {MAX_ITEMS} nodes and values: not a game record")
+
     def node(self) -> SgfNode:
+        self.count(1)
         node = SgfNode(line=self.line())
         text, token, props = self.text, _TOKEN, node.props
         while True:
@@ -106,6 +113,7 @@ class _Scanner:
                 raise self.error(f"property {quote(ident)} has no value")
             while m and m.group(3):
                 self.pos = m.end()
+                self.count(1)
                 props.append((ident, self.value()))
                 m = token.match(text, self.pos)
 
@@ -116,7 +124,11 @@ class _Scanner:
             raise self.error("a property value is not closed with ']'")
         self.pos = m.end()
         value = m.group(1)
-        return _ESCAPE.sub(r"\1", value) if "\\" in value else value
+        if "\\" not in value:
+            return value
+        # '\\' is a backslash, '\x' is x: pairs left to right, as the match read them
+        mark = next(chr(c) for c in range(0xE000, 0xF900) if chr(c) not in value)
+        return value.replace("\\\\", mark).replace("\\", "").replace(mark, "\\")
 
 
 def parse_sgf(text: str) -> list[SgfNode]:
