@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from . import gtp
+
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_ENGINE = f"{shlex.quote(sys.executable)} -m engine"
 
@@ -55,10 +57,11 @@ class EngineProcess:
                 break
             if reply or lines:
                 lines.append(reply)
-        head = lines[0]
-        first = head[1:].lstrip("0123456789")
-        text = "\n".join([first.strip()] + lines[1:]).strip()
-        return head.startswith("="), text
+        try:
+            ok, _, text = gtp.parse_reply(lines)
+        except ValueError as e:
+            raise EngineError(f"{self.name}: {e}") from None
+        return ok, text
 
     def ask(self, line: str) -> str:
         """The reply text; EngineError for a '?' reply."""

@@ -4,14 +4,16 @@ Import is cheap and never compiles: when the extension is missing or broken,
 ``AVAILABLE`` is False, ``UNAVAILABLE_REASON`` says why, and every function
 raises ``CoreUnavailable``.
 
-Positions are passed as in the rules modules: ``cells`` = one string per point
-in canonical order (stack bottom-to-top; DVONN 'W','B','R'; TZAAR 'a','b','c'
-White, 'A','B','C' Black), ``side`` 0 White / 1 Black, ``phase``:
-DVONN 0/'placement', 1/'movement'; TZAAR 0/'opening', 1/'turn' (first action),
-2 (second action of a turn).
+Positions are passed as in the rules modules: ``game`` = a name in
+engine/games.py, ``cells`` = one string per point in canonical order (stack
+bottom-to-top), ``side`` 0 White / 1 Black, ``phase`` = the game's
+``core_phase`` (TZAAR: 2 is the second action of a turn).  The game class says
+how a stack is encoded (``core_top_codes``, ``core_extra``) and names the move
+kinds (``core_kinds``); the C constants come through cffi.
 
-Moves come back as tuples: DVONN ('place', -1, to) / ('move', from, to) /
-('pass', -1, -1); TZAAR ('capture'|'stack', from, to) / ('pass', -1, -1).
+Moves come back as tuples (kind, from, to): DVONN ('place', -1, to) /
+('move', from, to) / ('pass', -1, -1); TZAAR ('capture'|'stack', from, to) /
+('pass', -1, -1).  A failing core raises ``CoreError``.
 The C calls release the GIL, so another thread may ``StopFlag.set()`` a search.
 """
 from __future__ import annotations

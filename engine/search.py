@@ -102,15 +102,15 @@ def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
                 on_progress: Optional[Callable[[Progress], None]]) -> Optional[Thought]:
     if limit_ms is None:
         limit_ms = time_limit_ms(game, options, clock)
-    report = None
-    if on_progress is not None:
-        def report(iteration: core.SearchResult) -> None:
-            on_progress(progress(game, iteration))
+    def report(iteration: core.SearchResult) -> None:
+        on_progress(progress(game, iteration))
+
     try:
         result = core.search(game.name, game.cells, game.side, game.core_phase,
                              time_ms=limit_ms, depth=options.depth or None,
                              nodes=options.nodes or None, threads=options.threads,
-                             hash_mb=options.hash, seed=options.seed, on_iteration=report)
+                             hash_mb=options.hash, seed=options.seed,
+                             on_iteration=report if on_progress is not None else None)
     except core.CoreError as e:
         log.error("the core failed (%s); playing the Python player's move", e)
         return None

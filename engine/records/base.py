@@ -111,6 +111,14 @@ def clip(text: str) -> str:
     return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT] + "..."
 
 
+def point_name(board, text: str, game: str, names: str) -> str:
+    """Canonical point name on a board ('d3' -> 'D3'); RecordError if there is none."""
+    name = text.strip().upper()
+    if name not in board.by_name:
+        raise RecordError(f"{quote(text)} is not a {game} point ({names})")
+    return name
+
+
 def side_name(side: str) -> str:
     return "White" if side == "w" else "Black"
 

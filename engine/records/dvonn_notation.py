@@ -2,17 +2,14 @@
 from __future__ import annotations
 
 from ..hexgrid import DVONN_BOARD
-from .base import SIDES, RecordError, quote
+from .base import SIDES, RecordError, point_name, quote
 
 DVONN_POINTS = DVONN_BOARD.size          # 49 placements fill the board
 
 
 def dvonn_point(text: str) -> str:
     """Canonical DVONN point name ('d3' -> 'D3'); RecordError if not on the board."""
-    name = text.strip().upper()
-    if name not in DVONN_BOARD.by_name:
-        raise RecordError(f"{quote(text)} is not a DVONN point (A1..K5)")
-    return name
+    return point_name(DVONN_BOARD, text, "DVONN", "A1..K5")
 
 
 def dvonn_canonical(move: str) -> str:

@@ -4,17 +4,14 @@ from __future__ import annotations
 from ..hexgrid import TZAAR_BOARD
 from ..rules import IllegalMove
 from ..tzaar import PIECES as TZAAR_PIECES, TzaarGame
-from .base import RecordError, quote
+from .base import RecordError, point_name, quote
 
 _LG_ORIGIN = ord("o")   # LittleGolem letters k..s stand for -4..+4
 
 
 def tzaar_point(text: str) -> str:
     """Canonical TZAAR point name ('g4' -> 'G4'); RecordError if not on the board."""
-    name = text.strip().upper()
-    if name not in TZAAR_BOARD.by_name:
-        raise RecordError(f"{quote(text)} is not a TZAAR point (A1..I5, E5 is the hole)")
-    return name
+    return point_name(TZAAR_BOARD, text, "TZAAR", "A1..I5, E5 is the hole")
 
 
 def tzaar_point_to_littlegolem(name: str) -> str:
