@@ -353,27 +353,10 @@ class TzaarGame(GameBase[Turn]):
             return action
         return self._check_line(action)
 
-    def _kind_onto(self, dst: int) -> str:
+    def kind_onto(self, dst: int) -> str:
         """What a '-' action onto dst is: a stacking onto an own stack, else a capture."""
         target = self.cells[dst]
         return "stack" if target and colour_of(target[-1]) == self.side else "capture"
-
-    def resolve_kinds(self, turn: Turn) -> Turn:
-        """The turn with each '-' action's kind decided by the board, as _check_line
-        decides it; legality unchecked (a record converter's view of any turn)."""
-        probe = TzaarGame(self.cells)
-        probe.side = self.side
-        resolved = []
-        for action in turn:
-            if action.kind == "any":
-                action = Action(probe._kind_onto(action.dst), action.src, action.dst)
-            resolved.append(action)
-            if action.kind != "pass":  # the stack moves on, whatever it lands on
-                cells = probe.cells
-                mover = cells[action.src]
-                landed = mover if action.kind == "capture" else cells[action.dst] + mover
-                cells[action.dst], cells[action.src] = landed, ""
-        return tuple(resolved)
 
     def _check_line(self, action: Action) -> Action:
         """Check one capture or stacking along a line; return it with its kind resolved."""
@@ -402,7 +385,7 @@ class TzaarGame(GameBase[Turn]):
         if not target:
             raise IllegalMove(f"{text}: {_NAMES[dst]} is empty; a move must end on a stack")
         own = colour_of(target[-1]) == self.side
-        kind = action.kind if action.kind != "any" else self._kind_onto(dst)
+        kind = action.kind if action.kind != "any" else self.kind_onto(dst)
         if kind == "capture":
             if own:
                 raise IllegalMove(f"{text}: you cannot capture your own stack")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..hexgrid import TZAAR_BOARD
 from ..rules import IllegalMove
-from ..tzaar import PIECES as TZAAR_PIECES, TzaarGame
+from ..tzaar import PIECES as TZAAR_PIECES, Action, TzaarGame
 from .base import RecordError, point_name, quote
 
 _LG_ORIGIN = ord("o")   # LittleGolem letters k..s stand for -4..+4
@@ -91,9 +91,20 @@ def tzaar_from_littlegolem(text: str, cells: list[str], side: int) -> str:
     game = TzaarGame(cells)
     game.side = side
     try:
-        return game.move_text(game.resolve_kinds(game.parse_move(littlegolem_turn(text))))
+        turn = game.parse_move(littlegolem_turn(text))
     except IllegalMove as e:
         raise RecordError(str(e)) from None
+    resolved = []
+    for action in turn:  # the rules decide each '-'; the stack then moves on, whatever it meets
+        if action.kind == "any":
+            action = Action(game.kind_onto(action.dst), action.src, action.dst)
+        resolved.append(action)
+        if action.kind != "pass":
+            cells = game.cells
+            mover = cells[action.src]
+            landed = mover if action.kind == "capture" else cells[action.dst] + mover
+            cells[action.dst], cells[action.src] = landed, ""
+    return game.move_text(tuple(resolved))
 
 
 def _littlegolem_tzaar_action(text: str) -> tuple[str, str]:
