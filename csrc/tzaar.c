@@ -679,36 +679,3 @@ int tz_move_order(const TzPos *p, uint32_t m)
     int v = 100 + 20 * (ht + p->h[f] > 8 ? 8 : ht + p->h[f]) - 10 * (16 - cl15(n)) / 2;
     return v < 10 ? 10 : v > 400 ? 400 : v;
 }
-
-/* ------------------------------------------------------------------ */
-/* Fixed opening                                                       */
-/* ------------------------------------------------------------------ */
-
-static int point_by_name(const char *s)
-{
-    int x = s[0] - 'A' - 4;
-    int lo = x < 0 ? -4 - x : -4;
-    if (lo < -4) lo = -4;
-    int y = lo + (s[1] - '1');
-    return point_at(x, y);
-}
-
-void tz_fixed_opening(uint8_t *height, uint8_t *top)
-{
-    static const char *const LIST[6] = {
-        "C5D3D6E3G4G5",
-        "B5C2C6D2D7E2H3H4H5",
-        "A5B1B6C1C7D1D5D8E1E4F5I2I3I4I5",
-        "C3C4E7F3F6G3",
-        "B2B3B4E8F2F7G2G6H2",
-        "A1A2A3A4D4E6E9F1F4F8G1G7H1H6I1",
-    };
-    memset(height, 0, TZ_NPOINTS);
-    memset(top, 0, TZ_NPOINTS);
-    for (int c = 0; c < 6; c++)
-        for (const char *s = LIST[c]; *s; s += 2) {
-            int i = point_by_name(s);
-            height[i] = 1;
-            top[i] = (uint8_t)c;
-        }
-}

@@ -3,7 +3,7 @@
 Formats (see records/README.md in the shared data for every quirk):
 
 * Boardspace DVONN SGF: a stream of user-interface actions, one per node
-  (``; P0[17 dropb D 3]``), which this module turns into whole moves.
+  (``; P0[17 dropb D 3]``), which engine/records/boardspace.py turns into whole moves.
 * LittleGolem DVONN text: ``Event [..] White [..] Black [..] 1. g2 c1 ...``.
 * LittleGolem TZAAR SGF: ``(;FF[TZAAR]...POS[..];W[qmrl];B[okol-popn];...)``.
 
@@ -16,9 +16,9 @@ A malformed record raises :class:`RecordError`, naming the SGF action or the
 move number at fault.
 
 Layers, each importing only those above it in this list: base (RecordError,
-GameRecord, text decoding), sgf, dvonn_notation / tzaar_notation (which also
-holds CodeCup's DVONN notation), boardspace / littlegolem_dvonn /
-littlegolem_tzaar, formats (detection, any record, replay).
+GameRecord, text decoding), sgf, dvonn_notation (also CodeCup's) /
+tzaar_notation, boardspace / littlegolem_dvonn / littlegolem_tzaar, formats
+(detection, any record, replay; each game's codec is named by the game class).
 """
 from __future__ import annotations
 
