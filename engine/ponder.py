@@ -15,7 +15,7 @@ from typing import Optional
 
 from . import core
 from .rules import IllegalMove
-from .search import Thought, core_phase, core_thought, time_limit_ms
+from .search import Thought, core_thought, time_limit_ms
 
 # Commands that leave the pondered position and the options alone.
 log = logging.getLogger("engine.ponder")
@@ -55,7 +55,7 @@ class Ponder:
             if game.over:
                 return
             self.position = game.position()
-            args = (game.name, list(game.cells), game.side, core_phase(game))
+            args = (game.name, list(game.cells), game.side, game.core_phase)
         finally:
             game.pop()
         self.stop.clear()
