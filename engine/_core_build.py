@@ -20,16 +20,22 @@ ROOT = os.path.dirname(HERE)
 CSRC = os.path.join(ROOT, "csrc")
 
 CDEF = """
-#define MAX_PLY 200
-#define MAX_MULTIPV 10
+#define MAX_PLY ...
+#define MAX_MULTIPV ...
+#define SCORE_WIN ...
+#define CORE_GAME_DVONN ...
+#define CORE_GAME_TZAAR ...
+#define CORE_MAX_MOVES ...
+#define CORE_NO_MEMORY ...
+#define CORE_INTERRUPTED ...
 typedef struct {
-    uint32_t move; int32_t score; int32_t proven; int32_t pvlen; uint32_t pv[200];
+    uint32_t move; int32_t score; int32_t proven; int32_t pvlen; uint32_t pv[...];
     ...;
 } SearchLine;
 typedef struct {
     uint32_t best; int32_t score; int32_t depth; int32_t seldepth; int32_t proven;
-    int32_t pvlen; uint64_t nodes; double time_ms; uint32_t pv[200];
-    int32_t nlines; SearchLine lines[10];
+    int32_t pvlen; uint64_t nodes; double time_ms; uint32_t pv[...];
+    int32_t nlines; SearchLine lines[...];
     ...;
 } SearchResult;
 typedef void (*SearchCallback)(void *userdata, const SearchResult *iteration);
@@ -55,6 +61,7 @@ int core_search(int game, const uint8_t *height, const uint8_t *top, const uint8
 int core_perft_stoppable(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                          int side, int phase, int depth, const int32_t *stop, uint64_t *out);
 int core_set_hash(int hash_mb);
+int core_prepare(int hash_mb);
 void core_clear_hash(void);
 
 extern "Python" void _core_on_iteration(void *userdata, const SearchResult *iteration);
@@ -86,27 +93,23 @@ def _cflags() -> list[str]:
     return flags
 
 
-def _sources(relative: bool) -> tuple[list[str], list[tuple[str, str | None]]]:
-    names = ["dvonn.c", "tt.c", "search.c", "core_api.c"]
-    macros: list[tuple[str, str | None]] = []
-    if os.path.exists(os.path.join(CSRC, "tzaar.c")) and os.path.exists(os.path.join(CSRC, "tzaar.h")):
-        names.append("tzaar.c")
-        macros.append(("HAVE_TZAAR", "1"))
+SOURCES = ["dvonn.c", "tzaar.c", "tt.c", "search.c", "core_api.c"]
+
+
+def _sources(relative: bool) -> list[str]:
     # setuptools wants paths relative to setup.py's directory; ffi.compile() needs absolute ones.
     base = "csrc" if relative else CSRC
-    return [os.path.join(base, n) for n in names], macros
+    return [os.path.join(base, n) for n in SOURCES]
 
 
 def make_builder(relative: bool = True) -> FFI:
     builder = FFI()
     builder.cdef(CDEF)
-    sources, macros = _sources(relative)
     builder.set_source(
         "engine._core",
         '#include "core_api.h"\n',
-        sources=sources,
+        sources=_sources(relative),
         include_dirs=[CSRC],
-        define_macros=macros,
         extra_compile_args=_cflags(),
         extra_link_args=["-pthread"] + shlex.split(os.environ.get("GIPF_CORE_LDFLAGS", "")),
     )

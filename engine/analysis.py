@@ -7,25 +7,18 @@ replies) the session's, reached through ``server.control``.
 from __future__ import annotations
 
 from . import core
+from .arguments import CommandError
 from .rules import perft as rules_perft
-from .search import Watch, pv_text
+from .search import Progress, Watch
 
 LIVE_INTERVAL_MS = 200
 LIVE_INTERVAL_RANGE = (10, 60_000)
 
 
-class AnalysisError(Exception):
-    """Bad arguments or state; the message is the `?` reply."""
-
-
 def candidate_lines(game, thought) -> list[str]:
     """`multipv k move m score s depth d pv ...` for each multi-PV candidate, best first."""
-    out = []
-    for k, line in enumerate(thought.lines, 1):
-        pv = pv_text(game, line.pv)
-        out.append(f"multipv {k} move {pv[0]} score {line.score} depth {thought.depth} "
-                   f"pv {' '.join(pv)}")
-    return out
+    return [f"multipv {k} move {pv[0]} score {score} depth {thought.depth} pv {' '.join(pv)}"
+            for k, (score, pv) in enumerate(thought.lines, 1) if pv]
 
 
 def analyze(server, limit_ms) -> str:
@@ -43,17 +36,11 @@ def analyze(server, limit_ms) -> str:
     return "\n".join(lines)
 
 
-def info_lines(game, it: core.SearchResult) -> list[str]:
+def info_lines(p: Progress) -> list[str]:
     """One `info multipv k move m score ...` line per candidate of a search report."""
-    nps = int(it.nodes * 1000 / max(it.time_ms, 1))
-    out = []
-    for k, line in enumerate(it.lines or [core.Line(it.score, it.pv)], 1):
-        pv = pv_text(game, line.pv)
-        if not pv:
-            continue
-        out.append(f"info multipv {k} move {pv[0]} score {line.score} depth {it.depth} "
-                   f"nodes {it.nodes} nps {nps} time {int(it.time_ms)} pv {' '.join(pv)}")
-    return out
+    return [f"info multipv {k} move {pv[0]} score {score} depth {p.depth} nodes {p.nodes} "
+            f"nps {p.nps} time {int(p.time_ms)} pv {' '.join(pv)}"
+            for k, (score, pv) in enumerate(p.lines or [(p.score, p.pv)], 1) if pv]
 
 
 def parse_interval(args: list[str]) -> int:
@@ -62,7 +49,7 @@ def parse_interval(args: list[str]) -> int:
     low, high = LIVE_INTERVAL_RANGE
     text = args[0]
     if not (text.isascii() and text.isdigit() and len(text) <= 6) or not low <= int(text) <= high:
-        raise AnalysisError(f"bad interval {text!r}: a whole number of ms from {low} to {high}")
+        raise CommandError(f"bad interval {text!r}: a whole number of ms from {low} to {high}")
     return int(text)
 
 
@@ -72,26 +59,25 @@ def analyze_live(server, args: list[str]) -> str:
     interval = parse_interval(args)
     game = server.game
     if game.over:
-        raise AnalysisError("the game is over")
+        raise CommandError("the game is over")
     control = server.control
     emit = control.open_stream()
     control.stop_on_input()
 
-    def report(it: core.SearchResult) -> None:
-        for line in info_lines(game, it):
+    def report(progress: Progress) -> None:
+        for line in info_lines(progress):
             emit(line)
 
-    watch = Watch(stop=control.stop, on_iteration=report, report_ms=interval, untimed=True,
+    watch = Watch(stop=control.stop, report_ms=interval, untimed=True,
                   multipv=server.options.multipv)
-    thought = server.think(None, watch)
+    thought = server.think(None, watch, on_progress=report)
     return control.close_stream(f"bestmove {game.move_text(thought.move)}")
 
 
 def perft(game, depth: int, which: str, stop: core.StopFlag) -> int:
     """Leaf count; core.Interrupted when `stop` is set first."""
     if which == "core":
-        from .search import core_phase
-        return core.perft(game.name, game.cells, game.side, core_phase(game), depth, stop)
+        return core.perft(game.name, game.cells, game.side, game.core_phase, depth, stop)
     stop.running += 1  # so that SIGINT stops it rather than ending the engine
     try:
         return _python_perft(game, depth, stop)

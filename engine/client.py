@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from . import gtp
+
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_ENGINE = f"{shlex.quote(sys.executable)} -m engine"
 
@@ -28,15 +30,49 @@ class EngineError(RuntimeError):
     """The engine refused a command ('?' reply) or went away."""
 
 
+def start(command: str, name: str, stderr, cwd: Optional[Path]) -> subprocess.Popen:
+    """A child in its own process group (Ctrl-C in a terminal reaches only us; the child
+    ends when its input closes); EngineError with one clear line if it cannot start."""
+    try:
+        return subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=stderr, text=True, bufsize=1,
+                                cwd=cwd, env=child_env(), start_new_session=True)
+    except ValueError as e:  # shlex: unbalanced quotes
+        raise EngineError(f"cannot start {name} ({command!r}): {e}") from None
+    except OSError as e:
+        raise EngineError(f"cannot start {name} ({command!r}): {e.strerror or e}") from None
+
+
+def run_script(main) -> None:
+    """Run a script's main(): its return value is the exit status; no traceback when our
+    output closes early (`| head -1`: exit quietly, status 0) or on Ctrl-C (status 130)."""
+    try:
+        status = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        status = 0
+    except KeyboardInterrupt:
+        status = 130
+    sys.exit(status)
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
 class EngineProcess:
     """One engine process; commands go in, GTP replies come out."""
 
     def __init__(self, command: str = DEFAULT_ENGINE, name: str = "engine",
                  stderr=subprocess.DEVNULL, cwd: Optional[Path] = None) -> None:
         self.name = name
-        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=stderr, text=True,
-                                     bufsize=1, cwd=cwd, env=child_env())
+        self.proc = start(command, name, stderr, cwd)
 
     def send(self, line: str) -> tuple[bool, str]:
         """(ok, text) of the reply to one command line; the text without '=', '?' and id."""
@@ -55,10 +91,11 @@ class EngineProcess:
                 break
             if reply or lines:
                 lines.append(reply)
-        head = lines[0]
-        first = head[1:].lstrip("0123456789")
-        text = "\n".join([first.strip()] + lines[1:]).strip()
-        return head.startswith("="), text
+        try:
+            ok, _, text = gtp.parse_reply(lines)
+        except ValueError as e:
+            raise EngineError(f"{self.name}: {e}") from None
+        return ok, text
 
     def ask(self, line: str) -> str:
         """The reply text; EngineError for a '?' reply."""
@@ -82,29 +119,12 @@ class EngineProcess:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        self.proc.stdout.close()
 
 
-# --- CodeCup 2011 DVONN players ------------------------------------------------------
-# One move per line: a placement 'D3', a stack move 'E3F3', 'PASS'.  White gets 'Start'
-# first; Black's first line is White's first move; 'Quit' ends the game.
-
-def codecup_to_move(line: str) -> str:
-    """'E3F3' -> 'E3-F3', 'D3' -> 'D3', 'PASS' -> 'pass' (ValueError if not a move)."""
-    from .records import RecordError, dvonn_canonical
-    text = line.strip()
-    if "-" in text or " " in text:
-        raise ValueError(f"{line!r} is not a CodeCup move (D3, E3F3 or PASS)")
-    try:
-        return dvonn_canonical(text)
-    except RecordError as e:
-        raise ValueError(f"{line!r} is not a CodeCup move: {e}") from None
-
-
-def move_to_codecup(move: str) -> str:
-    """'E3-F3' -> 'E3F3', 'D3' -> 'D3', 'pass' -> 'PASS'."""
-    from .records import dvonn_canonical
-    return dvonn_canonical(move).replace("-", "").upper()
-
+# --- CodeCup 2011 DVONN players (notation: engine/records/dvonn_notation.py) ----------
+# One move per line; White gets 'Start' first; Black's first line is White's first move;
+# 'Quit' ends the game.
 
 class LinePlayer:
     """A process speaking a one-line-per-move protocol, read with a timeout."""
@@ -115,9 +135,7 @@ class LinePlayer:
         import threading
 
         self.name = name
-        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=stderr, text=True,
-                                     bufsize=1, cwd=cwd, env=child_env())
+        self.proc = start(command, name, stderr, cwd)
         self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -148,6 +166,7 @@ class LinePlayer:
                 return line.strip()
 
     def close(self, timeout: float = 10) -> None:
+        """Quit, then wait up to `timeout` seconds before killing it."""
         try:
             self.send("Quit")
             self.proc.stdin.close()
@@ -158,3 +177,4 @@ class LinePlayer:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        self.proc.stdout.close()

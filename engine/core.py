@@ -4,14 +4,16 @@ Import is cheap and never compiles: when the extension is missing or broken,
 ``AVAILABLE`` is False, ``UNAVAILABLE_REASON`` says why, and every function
 raises ``CoreUnavailable``.
 
-Positions are passed as in the rules modules: ``cells`` = one string per point
-in canonical order (stack bottom-to-top; DVONN 'W','B','R'; TZAAR 'a','b','c'
-White, 'A','B','C' Black), ``side`` 0 White / 1 Black, ``phase``:
-DVONN 0/'placement', 1/'movement'; TZAAR 0/'opening', 1/'turn' (first action),
-2 (second action of a turn).
+Positions are passed as in the rules modules: ``game`` = a name in
+engine/games.py, ``cells`` = one string per point in canonical order (stack
+bottom-to-top), ``side`` 0 White / 1 Black, ``phase`` = the game's
+``core_phase`` (TZAAR: 2 is the second action of a turn).  The game class says
+how a stack is encoded (``core_top_codes``, ``core_extra``) and names the move
+kinds (``core_kinds``); the C constants come through cffi.
 
-Moves come back as tuples: DVONN ('place', -1, to) / ('move', from, to) /
-('pass', -1, -1); TZAAR ('capture'|'stack', from, to) / ('pass', -1, -1).
+Moves come back as tuples (kind, from, to): DVONN ('place', -1, to) /
+('move', from, to) / ('pass', -1, -1); TZAAR ('capture'|'stack', from, to) /
+('pass', -1, -1).  A failing core raises ``CoreError``.
 The C calls release the GIL, so another thread may ``StopFlag.set()`` a search.
 """
 from __future__ import annotations
@@ -31,20 +33,23 @@ except Exception as _exc:  # noqa: BLE001 - any import failure means "no core"
     AVAILABLE = False
     UNAVAILABLE_REASON = f"engine._core not importable ({type(_exc).__name__}: {_exc})"
 
-GAMES = {"dvonn": 0, "tzaar": 1}
-POINTS = {"dvonn": 49, "tzaar": 60}
-MAX_MOVES = 400
-MOVE_PASS = 0x2FFF
-_PHASES = {"placement": 0, "movement": 1, "opening": 0, "turn": 1}
-_DV_TOP = {"W": 0, "B": 1, "R": 2}
-_TZ_TOP = {"a": 0, "b": 1, "c": 2, "A": 3, "B": 4, "C": 5}
-_KINDS = {"dvonn": ("move", "place", "pass"), "tzaar": ("capture", "stack", "pass")}
-
 Move = tuple[str, int, int]
+# The C side's constants, read through cffi (`#define X ...` in _core_build.CDEF).
+MAX_MOVES = _lib.CORE_MAX_MOVES if AVAILABLE else 400
+WIN = _lib.SCORE_WIN if AVAILABLE else 1_000_000  # |score| >= WIN: a proven win/loss
+MAX_MULTIPV = _lib.MAX_MULTIPV if AVAILABLE else 10
 
 
-class CoreUnavailable(RuntimeError):
+class CoreError(RuntimeError):
+    """The core could not do what was asked (bad position, out of memory, a failed callback)."""
+
+
+class CoreUnavailable(CoreError):
     """The compiled core is not built or cannot be loaded."""
+
+
+class Interrupted(Exception):
+    """A perft was stopped through its StopFlag before it finished counting."""
 
 
 @dataclass
@@ -70,14 +75,6 @@ class SearchResult:
     @property
     def nps(self) -> int:
         return int(self.nodes * 1000 / self.time_ms) if self.time_ms > 0 else 0
-
-
-WIN = 1_000_000  # SCORE_WIN in csrc/search.h
-MAX_MULTIPV = 10   # MAX_MULTIPV in csrc/search.h
-
-
-class Interrupted(Exception):
-    """A perft was stopped through its StopFlag before it finished counting."""
 
 
 class StopFlag:
@@ -109,8 +106,21 @@ def core_version() -> str:
     return _ffi.string(_lib.core_version()).decode()
 
 
+def _game_class(game: str):
+    from .games import GAMES
+    cls = GAMES.get(game)
+    if cls is None:
+        raise CoreError(f"no such game: {game!r}")
+    return cls
+
+
+def _game_id(game: str) -> int:
+    """The core's number for a game: CORE_GAME_<NAME> in csrc/core_api.h, -1 if it has none."""
+    return getattr(_lib, f"CORE_GAME_{game.upper()}", -1) if AVAILABLE else -1
+
+
 def has_game(game: str) -> bool:
-    return AVAILABLE and game in GAMES and bool(_lib.core_has_game(GAMES[game]))
+    return AVAILABLE and bool(_lib.core_has_game(_game_id(game)))
 
 
 def _require(game: Optional[str] = None) -> None:
@@ -121,41 +131,36 @@ def _require(game: Optional[str] = None) -> None:
 
 
 def _arrays(game: str, cells: Sequence[str]):
-    n = POINTS[game]
+    """The per-point height/top/extra arrays of csrc/CONTRACT.md; ValueError if impossible."""
+    cls = _game_class(game)
+    n = _lib.core_points(_game_id(game))
     if len(cells) != n:
         raise ValueError(f"{game} needs {n} cells, got {len(cells)}")
     height = _ffi.new("uint8_t[]", n)
     top = _ffi.new("uint8_t[]", n)
     extra = _ffi.new("uint8_t[]", n)
-    table = _DV_TOP if game == "dvonn" else _TZ_TOP
+    codes = cls.core_top_codes
     for i, stack in enumerate(cells):
         if not stack:
             continue
-        if len(stack) > 255:
+        code = codes.find(stack[-1])
+        if code < 0:
+            raise ValueError(f"bad piece {stack[-1]!r} at point {i} for {game}")
+        if len(stack) > 255 or not 0 <= cls.core_extra(stack) <= 255:
             raise ValueError("stack too tall")
-        height[i] = len(stack)
-        try:
-            top[i] = table[stack[-1]]
-        except KeyError:
-            raise ValueError(f"bad piece {stack[-1]!r} at point {i} for {game}") from None
-        if game == "dvonn":
-            extra[i] = stack.count("R")
+        height[i], top[i], extra[i] = len(stack), code, cls.core_extra(stack)
     return height, top, extra
 
 
-def _phase(phase: int | str) -> int:
-    return _PHASES[phase] if isinstance(phase, str) else int(phase)
-
-
 def decode_move(game: str, raw: int) -> Move:
-    kind = _KINDS[game][raw >> 12]
+    kind = _game_class(game).core_kinds[raw >> 12]
     if kind == "pass":
         return ("pass", -1, -1)
     src = raw & 63
     return (kind, -1 if kind == "place" else src, (raw >> 6) & 63)
 
 
-def perft(game: str, cells: Sequence[str], side: int, phase: int | str, depth: int,
+def perft(game: str, cells: Sequence[str], side: int, phase: int, depth: int,
           stop: Optional[StopFlag] = None) -> int:
     """Leaf count after depth plies (DVONN: moves; TZAAR: whole turns); Interrupted when
     ``stop`` is set before it is done."""
@@ -163,44 +168,30 @@ def perft(game: str, cells: Sequence[str], side: int, phase: int | str, depth: i
     h, t, e = _arrays(game, cells)
     out = _ffi.new("uint64_t *")
     if stop is None:
-        rc = _lib.core_perft(GAMES[game], h, t, e, side, _phase(phase), depth, out)
+        rc = _lib.core_perft(_game_id(game), h, t, e, side, phase, depth, out)
     else:
         stop.running += 1
         try:
-            rc = _lib.core_perft_stoppable(GAMES[game], h, t, e, side, _phase(phase), depth,
+            rc = _lib.core_perft_stoppable(_game_id(game), h, t, e, side, phase, depth,
                                            stop._cell, out)
         finally:
             stop.running -= 1
-    if rc == -2:
+    if rc == _lib.CORE_INTERRUPTED:
         raise Interrupted("perft interrupted")
     if rc < 0:
         raise ValueError("bad perft arguments")
     return int(out[0])
 
 
-def dvonn_perft(cells: Sequence[str], side: int, phase: int | str, depth: int) -> int:
-    return perft("dvonn", cells, side, phase, depth)
-
-
-def legal_moves(game: str, cells: Sequence[str], side: int, phase: int | str) -> list[Move]:
+def legal_moves(game: str, cells: Sequence[str], side: int, phase: int) -> list[Move]:
     """Legal single actions for the side to act, as the core generates them."""
     _require(game)
     h, t, e = _arrays(game, cells)
     buf = _ffi.new("uint32_t[]", MAX_MOVES)
-    n = _lib.core_legal(GAMES[game], h, t, e, side, _phase(phase), buf)
+    n = _lib.core_legal(_game_id(game), h, t, e, side, phase, buf)
     if n < 0:
         raise ValueError("bad position arguments")
     return [decode_move(game, buf[i]) for i in range(n)]
-
-
-def evaluate(game: str, cells: Sequence[str], side: int, phase: int | str) -> int:
-    """Static evaluation from the side to act's view."""
-    _require(game)
-    h, t, e = _arrays(game, cells)
-    out = _ffi.new("int *")
-    if _lib.core_eval(GAMES[game], h, t, e, side, _phase(phase), out) < 0:
-        raise ValueError("bad position arguments")
-    return int(out[0])
 
 
 def _lines(res) -> list[Line]:
@@ -208,35 +199,29 @@ def _lines(res) -> list[Line]:
             for line in (res.lines[k] for k in range(min(res.nlines, MAX_MULTIPV)))]
 
 
-class _Callback:
-    """A search's progress callback and anything it raised (re-raised after the search)."""
-
-    def __init__(self, fn: Callable[[SearchResult], Any], stop: Optional[StopFlag]) -> None:
-        self.fn, self.stop, self.error = fn, stop, None
-
-
-_callbacks: dict[int, _Callback] = {}
+_callbacks: dict[int, tuple[Callable[[SearchResult], Any], Optional[StopFlag]]] = {}
+_callback_errors: dict[int, BaseException] = {}
 _callbacks_lock = threading.Lock()
 
 if AVAILABLE:
     @_ffi.def_extern()
     def _core_on_iteration(userdata, it):  # runs in a searching thread, GIL re-acquired
-        cb = _callbacks.get(int(_ffi.cast("uintptr_t", userdata)))
-        if cb is None or cb.error is not None:
-            return
-        try:
-            cb.fn(SearchResult(moves=[], score=it.score, depth=it.depth, nodes=it.nodes,
-                               time_ms=it.time_ms, pv=[it.pv[i] for i in range(it.pvlen)],
-                               proven=bool(it.proven), seldepth=it.seldepth, lines=_lines(it)))
-        except Exception:  # noqa: BLE001 - a reporting error must not kill the search
-            pass
-        except BaseException as e:  # KeyboardInterrupt: never a traceback from inside cffi
-            cb.error = e
-            if cb.stop is not None:
-                cb.stop.set()
+        key = int(_ffi.cast("uintptr_t", userdata))
+        cb, stop = _callbacks.get(key, (None, None))
+        if cb is not None and key not in _callback_errors:
+            try:
+                cb(SearchResult(moves=[], score=it.score, depth=it.depth, nodes=it.nodes,
+                                time_ms=it.time_ms, pv=[it.pv[i] for i in range(it.pvlen)],
+                                proven=bool(it.proven), seldepth=it.seldepth, lines=_lines(it)))
+            except Exception as e:  # noqa: BLE001 - raised by search() once the C call returns
+                _callback_errors[key] = e
+            except BaseException as e:  # KeyboardInterrupt: never a traceback inside cffi
+                _callback_errors[key] = e
+                if stop is not None:
+                    stop.set()
 
 
-def search(game: str, cells: Sequence[str], side: int, phase: int | str, *,
+def search(game: str, cells: Sequence[str], side: int, phase: int, *,
            time_ms: Optional[float] = None, depth: Optional[int] = None,
            nodes: Optional[int] = None, threads: int = 1, hash_mb: int = 64, seed: int = 0,
            on_iteration: Optional[Callable[[SearchResult], Any]] = None,
@@ -248,12 +233,17 @@ def search(game: str, cells: Sequence[str], side: int, phase: int | str, *,
     ``stop`` is set): give time_ms, depth, nodes or stop.  ``on_iteration`` gets a
     SearchResult (without ``moves``) after every completed iteration and, with
     ``report_ms``, that often in between (the last iteration, current nodes and time).
-    ``multipv`` candidates with exact scores come back in ``lines``.
+    ``multipv`` candidates with exact scores come back in ``lines``.  CoreError when
+    the core fails: a position it cannot take, no memory for the table, a callback
+    that raised (a KeyboardInterrupt in it stops the search and is raised as is).
     """
     _require(game)
-    h, t, e = _arrays(game, cells)
+    try:
+        h, t, e = _arrays(game, cells)
+    except ValueError as e:
+        raise CoreError(f"bad position: {e}") from None
     prm = _ffi.new("SearchParams *")
-    prm.time_ms = min(int(time_ms), 1 << 62) if time_ms else 0
+    prm.time_ms = min(int(time_ms), 1 << 62) if time_ms else 0  # the C side saturates
     prm.multipv = max(1, min(MAX_MULTIPV, int(multipv)))
     prm.report_ms = max(0, int(report_ms))
     prm.depth = int(depth) if depth else 0
@@ -262,12 +252,10 @@ def search(game: str, cells: Sequence[str], side: int, phase: int | str, *,
     prm.seed = int(seed) & 0xFFFFFFFFFFFFFFFF
     prm.stop = stop._cell if stop is not None and stop._cell is not None else _ffi.NULL
     key = 0
-    callback = None
     if on_iteration is not None:
-        callback = _Callback(on_iteration, stop)
         with _callbacks_lock:
             key = max(_callbacks, default=0) + 1
-            _callbacks[key] = callback
+            _callbacks[key] = (on_iteration, stop)
         prm.on_iteration = _lib._core_on_iteration
         prm.userdata = _ffi.cast("void *", key)
     res = _ffi.new("SearchResult *")
@@ -276,41 +264,41 @@ def search(game: str, cells: Sequence[str], side: int, phase: int | str, *,
     if stop is not None:
         stop.running += 1
     try:
-        rc = _lib.core_search(GAMES[game], h, t, e, side, _phase(phase), prm, int(hash_mb),
+        rc = _lib.core_search(_game_id(game), h, t, e, side, phase, prm, int(hash_mb),
                               res, turn, turnlen)
     finally:
         if stop is not None:
             stop.running -= 1
+        failed = None
         if key:
             with _callbacks_lock:
                 _callbacks.pop(key, None)
-    if callback is not None and callback.error is not None:
-        raise callback.error
+                failed = _callback_errors.pop(key, None)
     if rc < 0:
-        raise MemoryError("search failed (bad position or out of memory)")
+        raise CoreError(f"no memory for a {hash_mb} MB table" if rc == _lib.CORE_NO_MEMORY
+                        else "bad position")
+    if failed is not None and not isinstance(failed, Exception):
+        raise failed
+    if failed is not None:
+        raise CoreError(f"the progress callback failed: {type(failed).__name__}: {failed}") from failed
     return SearchResult(moves=[decode_move(game, turn[i]) for i in range(turnlen[0])],
                         score=res.score, depth=res.depth, nodes=res.nodes, time_ms=res.time_ms,
                         pv=[res.pv[i] for i in range(res.pvlen)], proven=bool(res.proven),
                         seldepth=res.seldepth, lines=_lines(res))
 
 
-def info_line(game: str, it: SearchResult, names: Optional[Sequence[str]] = None) -> str:
-    """``info depth D score S nodes N nps X time T pv ...`` (pv in point names if given)."""
-    def text(raw: int) -> str:
-        kind, src, dst = decode_move(game, raw)
-        if kind == "pass" or names is None:
-            return kind if kind == "pass" else f"{src}-{dst}" if src >= 0 else str(dst)
-        return f"{names[src]}-{names[dst]}" if src >= 0 else names[dst]
-
-    return (f"info depth {it.depth} seldepth {it.seldepth} score {it.score} nodes {it.nodes} "
-            f"nps {it.nps} time {int(it.time_ms)} pv {' '.join(text(m) for m in it.pv)}").rstrip()
-
-
 def set_hash(hash_mb: int) -> None:
-    """Allocate and clear the table now, outside any search (also the first-call set-up)."""
+    """Allocate and clear the table now, outside any search."""
     _require()
     if _lib.core_set_hash(int(hash_mb)) < 0:
-        raise MemoryError(f"cannot allocate a {hash_mb} MB hash table")
+        raise CoreError(f"no memory for a {hash_mb} MB table")
+
+
+def prepare(hash_mb: int) -> None:
+    """The first-call set-up (tables, a hash table of hash_mb unless one exists already)."""
+    _require()
+    if _lib.core_prepare(int(hash_mb)) < 0:
+        raise CoreError(f"no memory for a {hash_mb} MB table")
 
 
 def clear_hash() -> None:

@@ -139,6 +139,9 @@ class Session(Control):
             except (OSError, ValueError):
                 pass
         threading.Thread(target=self._read, args=(stream,), name="reader", daemon=True).start()
+        prepare = getattr(self.server, "prepare", None)
+        if prepare is not None:  # the C calls release the GIL: this costs start-up nothing
+            threading.Thread(target=prepare, name="prepare", daemon=True).start()
         try:
             self._execute()
         finally:

@@ -211,3 +211,58 @@ def test_huge_times_saturate_instead_of_stopping_at_once(engine):
     engine.ok("time_left w 999999999999999 1")
     engine.ok("option depth 4")
     assert "depth 4" in engine.ok("analyze").split("\n")
+
+
+# --- pondering (option ponder) -----------------------------------------------------------------
+
+def pondering_engine() -> tuple[EngineClient, str]:
+    """An engine that has just played a genmove and ponders; and the reply it predicts."""
+    engine = EngineClient("--log-level", "info")  # pondering is logged on stderr (merged here)
+    engine.ok("option info off")
+    engine.ok("option ponder on")
+    engine.ok("option movetime 300")
+    engine.ok("replay D3 E3 F3")
+    engine.send_raw("genmove\n")
+    engine.child.expect(r"engine.ponder INFO: pondering on (\S+)\n")
+    predicted = engine.child.match.group(1)
+    engine.read_reply()
+    return engine, predicted
+
+
+@needs_core
+def test_a_ponder_hit_hands_the_search_to_the_next_genmove():
+    engine, predicted = pondering_engine()
+    assert engine.ok("time_left w 100 0") == ""  # harmless: pondering goes on
+    engine.send_raw(f"move {predicted}\n")
+    engine.child.expect("ponder hit")
+    engine.read_reply()
+    engine.send_raw("genmove\n")
+    engine.child.expect(r"ponder search taken over: depth \d+")
+    ok, _, move = engine.read_reply()
+    assert ok and engine.ok("status").split()[3] == "ply=6"
+    engine.close()
+
+
+@needs_core
+@pytest.mark.parametrize("line", ["undo", "analyze live", "move {other}", "option ponder off"])
+def test_any_other_command_stops_pondering_first(line):
+    engine, predicted = pondering_engine()
+    if "{other}" in line:
+        legal = engine.ok("legal_moves").split("\n")
+        line = line.format(other=next(m for m in legal if m != predicted))
+    engine.send_raw(line + "\n")
+    engine.child.expect("pondering stopped")
+    if line == "analyze live":
+        engine.child.expect("=\n")
+        engine.send_raw("\n")
+        read_live(engine)
+    else:
+        assert engine.read_reply()[0]
+    assert engine.ok("name") == "Gipfbot"
+    engine.close()
+
+
+def test_ponder_option_values(engine):
+    assert engine.error("option ponder maybe") == "bad value 'maybe' for ponder: one of on, off"
+    engine.ok("option ponder ON")
+    assert "ponder on choice on|off" in engine.ok("option").split("\n")
