@@ -104,7 +104,8 @@ def parse_reply(lines: list[str]) -> tuple[bool, Optional[str], str]:
     if not m:
         raise ValueError(f"not a GTP reply: {lines[0][:80]!r}" if lines else "no reply")
     text = "\n".join([(m.group(3) or "").strip()] + [line.rstrip("\r") for line in lines[1:]])
-    return m.group(1) == "=", m.group(2) or None, text.strip()
+    # only line ends: a drawing's first line (showboard) starts with spaces that place its cells
+    return m.group(1) == "=", m.group(2) or None, text.strip("\n")
 
 
 def format_reply(cid: Optional[str], ok: bool, text: str) -> str:

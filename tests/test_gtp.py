@@ -268,11 +268,12 @@ def test_every_reply_is_one_well_formed_block(cid, ok, text):
 @pytest.mark.parametrize("cid, ok, text", [
     (None, True, ""), ("7", True, "E3-F3"), ("12", False, "illegal move: A1 is occupied"),
     (None, True, "line one\nline two"), ("3", True, "\nstarts on a new line"),
+    (None, True, "      C1\n   c1     C1\nwhite to act"),  # showboard: indented first line
 ])
 def test_parse_reply_reads_what_format_reply_writes(cid, ok, text):
     from engine.gtp import parse_reply
     lines = format_reply(cid, ok, text).rstrip("\n").split("\n")
-    assert parse_reply(lines) == (ok, cid, text.strip())
+    assert parse_reply(lines) == (ok, cid, text.strip("\n"))
 
 
 def test_parse_reply_refuses_a_line_that_is_no_reply():
