@@ -252,3 +252,15 @@ def test_the_engine_plays_itself_to_the_end(client, game):
         state = receive_until(ws, "state", lambda m: m["status"]["over"] == "yes", limit=2000)
         assert state["board"]["footer"].startswith(f"game over: {state['status']['result']} (")
         assert len(state["history"]) == int(state["status"]["ply"]) and state["legal"] == []
+
+
+def test_the_command_line_refuses_a_bad_port_in_one_line():
+    import subprocess
+    import sys
+
+    from conftest import REPO
+    done = subprocess.run([sys.executable, "-m", "engine.gui", "--port", "70000"], cwd=str(REPO),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines()[-1] == \
+        "gipf-gui: error: argument --port: a whole number from 0 to 65535"

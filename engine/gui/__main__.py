@@ -12,16 +12,15 @@ import webbrowser
 DEFAULT_PORT = 8765
 
 
-def port_number(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) > 65535:
-        raise argparse.ArgumentTypeError("a port number from 0 (any free port) to 65535")
-    return int(text)
-
-
-def positive(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 64:
-        raise argparse.ArgumentTypeError("a whole number from 1 to 64")
-    return int(text)
+def whole_number_from(low: int, high: int):
+    """An argparse type: the engine's one whole-number reader, its message as argparse's."""
+    def parse(text: str) -> int:
+        from ..arguments import CommandError, whole_number
+        try:
+            return whole_number(text, "number", low, high)
+        except CommandError:
+            raise argparse.ArgumentTypeError(f"a whole number from {low} to {high}") from None
+    return parse
 
 
 def main(argv=None) -> int:
@@ -29,13 +28,13 @@ def main(argv=None) -> int:
         prog="gipf-gui",
         description="Play and analyse DVONN and TZAAR in a browser against the engine. "
                     "Serves on 127.0.0.1 only; each browser tab gets its own engine process.")
-    parser.add_argument("--port", type=port_number, default=DEFAULT_PORT,
+    parser.add_argument("--port", type=whole_number_from(0, 65535), default=DEFAULT_PORT,
                         help=f"port on 127.0.0.1 (default {DEFAULT_PORT}; 0 = any free port)")
     parser.add_argument("--open", action="store_true", help="open the page in a web browser")
     parser.add_argument("--engine", metavar="CMD",
                         help="engine command (default: this package's engine, "
                              "python3 -m engine)")
-    parser.add_argument("--max-sessions", type=positive, default=4,
+    parser.add_argument("--max-sessions", type=whole_number_from(1, 64), default=4,
                         help="browser sessions (engine processes) at once (default 4)")
     parser.add_argument("--log-level", default="warning",
                         choices=["debug", "info", "warning", "error"],
