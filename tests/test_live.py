@@ -263,6 +263,6 @@ def test_any_other_command_stops_pondering_first(line):
 
 
 def test_ponder_option_values(engine):
-    assert engine.error("option ponder maybe") == "bad value 'maybe' for ponder: one of on, off"
+    assert engine.error("option ponder maybe") == "bad value 'maybe' for ponder: one of off, on"
     engine.ok("option ponder ON")
-    assert "ponder on choice on|off" in engine.ok("option").split("\n")
+    assert "ponder on choice off|on" in engine.ok("option").split("\n")
