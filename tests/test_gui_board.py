@@ -71,7 +71,45 @@ def test_every_letter_and_number_is_labelled_off_the_board(engine, setup):
         assert nearest >= 0.99, label  # a label never sits on a point
 
 
-@pytest.mark.parametrize("text", ["", "no drawing", "  X1  Y1\nfooter", " . .  A1-A1\nfooter"])
+def test_a_stack_of_ten_with_a_red_inside_fills_its_cell_and_touches_its_neighbour(engine):
+    board = board_of(engine, "setposition dvonn w move R,RWWWWWWWWWW,R,-,-,-,-,-,-/-,-,-,-,-,-,-,-,-,-/"
+                             "-,-,-,-,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-,-")
+    cells = {p.name: p for p in board.points}
+    assert (cells["B1"].top, cells["B1"].height, cells["B1"].marked) == ("W", 11, True)
+    assert cells["A1"].top == cells["C1"].top == "R" and cells["D1"].top is None
+
+
+def test_a_tall_tzaar_stack_runs_on_to_the_right_and_stays_in_its_column(engine):
+    board = board_of(engine, "setposition tzaar w turn cccccccccccc,a,b,-,-/-,-,-,-,-,-/-,-,-,-,-,-,-/"
+                             "-,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-/-,-,-,-,-,-,-/"
+                             "-,-,-,C,-,-/C,B,A,A,BB")
+    cells = {p.name: p for p in board.points}
+    assert (cells["A1"].top, cells["A1"].height) == ("c", 12)
+    assert (cells["I5"].top, cells["I5"].height) == ("B", 2) and cells["H4"].top == "C"
+
+
+@pytest.mark.parametrize("text", ["", "no drawing", "  ?1  .  A1-B1\nfooter", "  X1  Y1\nfooter", " . .  A1-A1\nfooter"])
 def test_drawings_it_cannot_read_are_refused(text):
     with pytest.raises(ValueError):
         parse_showboard(text)
+
+
+@pytest.mark.parametrize("game", ["newgame dvonn", "newgame tzaar random 7"])
+def test_every_position_of_a_random_game_reads_back_as_its_position_string(engine, game):
+    """Tops, heights and red marks of the drawing are the stacks of `position` (bottom to top)."""
+    engine.ok(game)
+    engine.ok("option player random")
+    try:
+        while True:
+            board = parse_showboard(engine.ok("showboard"))
+            stacks = [s for s in engine.ok("position").split()[3].replace("/", ",").split(",")
+                      if s != "-"]
+            drawn = [p for p in board.points if p.top]
+            assert sorted(p.top for p in drawn) == sorted(s[-1] for s in stacks)
+            assert sorted(p.height for p in drawn) == sorted(len(s) for s in stacks)
+            assert sum(p.marked for p in drawn) == sum("R" in s[:-1] for s in stacks)
+            if board.footer.startswith("game over"):
+                break
+            engine.ok("genmove")
+    finally:
+        engine.ok("option player core")

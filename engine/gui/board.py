@@ -13,7 +13,10 @@ from dataclasses import asdict, dataclass, field
 
 ROW_LABEL = re.compile(r"\s+([A-Z])(\d+)-([A-Z])(\d+)$")
 COLUMN_LEGEND = re.compile(r"\s*[A-Z](\s+[A-Z])*\s*")
-CELL = re.compile(r"\S+")
+# A cell: '.', the hole '()', or a top letter, the height and maybe '*'. Cells are right-aligned in
+# fixed widths, so a wide one ('W10*' in four columns) touches its left neighbour: no spaces between.
+CELL = re.compile(r"\.|\(\)|[A-Za-z]\d+\*?")
+WORD = re.compile(r"\S+")
 STACK = re.compile(r"([A-Za-z])(\d+)(\*?)")
 HEX_ROW_HEIGHT = math.sqrt(3) / 2  # rows (or columns) of a hex grid are this far apart
 
@@ -61,14 +64,19 @@ def _cell(name: str, x: float, y: float, token: str) -> Point:
     if token == "()":
         return Point(name, x, y, hole=True)
     match = STACK.fullmatch(token)
-    if not match:
-        raise ValueError(f"unreadable showboard cell {token!r} at {name}")
     return Point(name, x, y, match.group(1), int(match.group(2)), bool(match.group(3)))
 
 
-def _tokens(line: str) -> list[tuple[int, str]]:
-    """(column of the last character, text) of each cell: cells are right-aligned."""
-    return [(m.end() - 1, m.group()) for m in CELL.finditer(line)]
+def _tokens(line: str, pattern: re.Pattern = CELL) -> list[tuple[int, str]]:
+    """(column of the last character, text) of each cell."""
+    return [(end, text) for _, end, text in _spans(line, pattern)]
+
+
+def _spans(line: str, pattern: re.Pattern = CELL) -> list[tuple[int, int, str]]:
+    """(first column, last column, text) of each cell."""
+    if pattern.sub("", line).strip():
+        raise ValueError(f"unreadable showboard line {line.strip()[:80]!r}")
+    return [(m.start(), m.end() - 1, m.group()) for m in pattern.finditer(line)]
 
 
 def _rows_style(drawing: list[str]) -> list[Point]:
@@ -92,14 +100,17 @@ def _rows_style(drawing: list[str]) -> list[Point]:
 
 
 def _columns_style(drawing: list[str]) -> list[Point]:
-    legend = {end: letter for end, letter in _tokens(drawing[-1])}
+    legend = {end: letter for end, letter in _tokens(drawing[-1], WORD)}
     order = sorted(legend)
     by_column: dict[int, list[tuple[int, str]]] = {end: [] for end in order}
     for index, line in enumerate(drawing[:-1]):
-        for end, token in _tokens(line):
-            if end not in by_column:
+        for start, end, token in _spans(line):
+            # the letter stands under the cell's usual last character; a tall stack ('c12')
+            # runs on to the right of it
+            under = [column for column in order if start <= column <= end]
+            if len(under) != 1:
                 raise ValueError(f"showboard cell {token!r} is under no column letter")
-            by_column[end].append((index, token))
+            by_column[under[0]].append((index, token))
     points = []
     for column_no, end in enumerate(order):
         cells = sorted(by_column[end], reverse=True)  # numbered from the lower end up

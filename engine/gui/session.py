@@ -145,6 +145,13 @@ class Session:
     # --- the loop -------------------------------------------------------------------------------
     async def run(self) -> None:
         """Serve requests until None arrives; the engine moves whenever it is its turn."""
+        try:
+            await self.serve()
+        except Exception as e:  # noqa: BLE001 - a bug ends this session, said on the page
+            log.exception("session failed")
+            self.send({"type": "fatal", "message": f"internal error: {type(e).__name__}: {e}"})
+
+    async def serve(self) -> None:
         await self.guarded(self.begin)
         while True:
             if self.requests.empty() and self.engine_to_move():
