@@ -2,14 +2,16 @@
 engine process over the protocol."""
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
+import queue
 import threading
 
 import pytest
 
 pytest.importorskip("starlette", reason="the GUI's extra is not installed: pip install '.[gui]'")
-pytest.importorskip("httpx", reason="Starlette's test client needs httpx (the test extra)")
+pytest.importorskip("httpx2", reason="Starlette's test client needs httpx2 (the test extra)")
 
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
@@ -33,6 +35,43 @@ def client(app):
         yield test_client
 
 
+WAIT_S = 120  # an upper bound against hanging, not a timing check
+
+
+class Page:
+    """A WebSocket session read by a thread, so that a wait has a bound: a silent server fails
+    the test, with the last messages, instead of hanging the suite."""
+
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.inbox: queue.Queue = queue.Queue()
+        self.seen: collections.deque = collections.deque(maxlen=12)
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        try:
+            while True:
+                self.inbox.put(self.ws.receive_json())
+        except Exception as e:  # noqa: BLE001 - the socket closed: say so to the reader
+            self.inbox.put(e)
+
+    def receive_json(self) -> dict:
+        try:
+            message = self.inbox.get(timeout=WAIT_S)
+        except queue.Empty:
+            pytest.fail(f"nothing from the server for {WAIT_S} s after {list(self.seen)}")
+        if isinstance(message, Exception):
+            raise message
+        self.seen.append(message["type"])
+        return message
+
+    def send_json(self, data) -> None:
+        self.ws.send_json(data)
+
+    def send_text(self, text: str) -> None:
+        self.ws.send_text(text)
+
+
 def receive_until(ws, kind: str, predicate=lambda m: True, limit: int = 200) -> dict:
     """The next message of that kind (meeting the predicate); errors fail the test."""
     for _ in range(limit):
@@ -47,7 +86,8 @@ def receive_until(ws, kind: str, predicate=lambda m: True, limit: int = 200) -> 
 @contextlib.contextmanager
 def connect(client, time_ms: int = 30):
     """A session with analysis off and a quick engine."""
-    with client.websocket_connect(WS, headers=ORIGIN) as ws:
+    with client.websocket_connect(WS, headers=ORIGIN) as socket:
+        ws = Page(socket)
         receive_until(ws, "state")
         ws.send_json({"type": "analysis", "on": False, "multipv": 1})
         receive_until(ws, "state")
@@ -226,8 +266,9 @@ def test_stop_interrupts_the_engine_and_pauses_engine_against_engine(client, app
         watchdog.start()
         try:
             ws.send_json({"type": "stop"})
-            message = next(m for m in iter(ws.receive_json, None)
-                           if m["type"] in ("engine_move", "notice"))
+            message = None
+            while message is None or message["type"] not in ("engine_move", "notice"):
+                message = ws.receive_json()
         finally:
             watchdog.cancel()
         assert message["type"] == "engine_move"
