@@ -70,8 +70,11 @@ def create_app(engine_argv: Optional[list[str]] = None, engine_env: Optional[dic
             await _receive(websocket, session, runner)
         finally:
             with anyio.CancelScope(shield=True):  # the engine must go even when we are cancelled
-                runner.cancel()
-                await asyncio.gather(runner, return_exceptions=True)
+                session.closing = True
+                await session.requests.put(None)
+                while not runner.done():  # asyncio.wait_for before 3.12 can swallow one cancel
+                    runner.cancel()
+                    await asyncio.wait({runner}, timeout=1)
                 await session.close()
                 sender.cancel()
                 await asyncio.gather(sender, return_exceptions=True)

@@ -153,7 +153,7 @@ class Session:
 
     async def serve(self) -> None:
         await self.guarded(self.begin)
-        while True:
+        while not self.closing:
             if self.requests.empty() and self.engine_to_move():
                 await self.guarded(self.engine_move)
                 continue
@@ -180,6 +180,8 @@ class Session:
         except EngineError as e:
             log.warning("refresh failed: %s", e)
         except EngineDied as e:
+            if self.closing:  # the engine was ended with the session: nothing to restart
+                return
             try:
                 await self.restart(str(e))
                 await self.refresh()
