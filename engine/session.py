@@ -28,7 +28,8 @@ from . import core, gtp
 
 log = logging.getLogger("engine")
 
-QUEUE_LIMIT = 1024  # commands read ahead at most; a pipelining client then waits
+QUEUE_LIMIT = 64   # batches of commands read ahead at most; a pipelining client then waits
+BATCH_LIMIT = 256  # commands handed over at once (one queue operation for a pipelined burst)
 
 
 class Quit(Exception):
@@ -67,6 +68,10 @@ class LineReader:
         self.buf = b""
         self.eof = False
 
+    def has_line(self) -> bool:
+        """Whether the next readline returns without reading (so without blocking)."""
+        return b"\n" in self.buf or self.eof
+
     def readline(self, limit: int = -1) -> bytes:
         while True:
             end = self.buf.find(b"\n")
@@ -94,12 +99,16 @@ class Session(Control):
         self.stdin, self.stdout = stdin, stdout
         self.handle_signals = handle_signals
         self.queue: queue.Queue = queue.Queue(QUEUE_LIMIT)
-        self.lock = threading.Lock()
+        # The reader, the signal thread and the command loop share a few plain attributes,
+        # each written by one side only and read by the other (single reads and writes are
+        # atomic in CPython); where two sides race, each writes first and reads second, so
+        # at least one of them sees the other (no lock on the per-line path).
         self.write_lock = threading.Lock()
-        self.lines_read = 0         # every line, blank ones too
-        self.interrupted_upto = 0   # commands read before this line number are interrupted
-        self.current: Optional[int] = None  # line number of the command running
-        self.live = False           # the running command ends at the next line
+        self.lines_read = 0         # every line, blank ones too (reader)
+        self.last_command = 0       # line number of the last command read (reader)
+        self.interrupted = 0        # line number of the command `# interrupt` aimed at (reader)
+        self.current: Optional[int] = None  # line number of the command running (loop)
+        self.live = False           # the running command ends at the next line (loop)
         self.eof = False
         self.closing = False        # SIGINT with nothing to stop, or the output is gone
         self.dead = False           # the output is gone
@@ -108,11 +117,9 @@ class Session(Control):
 
     # --- what handlers call -------------------------------------------------------------
     def stop_on_input(self) -> None:
-        with self.lock:
-            if self.eof or (self.current is not None and self.lines_read > self.current):
-                self.stop.set()
-            else:
-                self.live = True
+        self.live = True  # first: a line read from now on stops it ...
+        if self.eof or (self.current is not None and self.lines_read > self.current):
+            self.stop.set()  # ... and one read already does too
 
     def open_stream(self) -> Callable[[str], None]:
         self._write(("=" + (self.cid or "")) + "\n")
@@ -150,37 +157,44 @@ class Session(Control):
                 close()
 
     def _read(self, stream) -> None:
+        # Commands go over in batches: what was read in one go is handed over at once, so a
+        # pipelining client costs one queue operation per burst, not per command.
+        in_memory = hasattr(stream, "getvalue")  # io.BytesIO: reading never blocks
+        more_ready = getattr(stream, "has_line", lambda: in_memory)
+        batch: list = []
         try:
             for event in gtp.read_events(stream):
-                with self.lock:
-                    self.lines_read += 1
-                    if event is gtp.INTERRUPT:
-                        self.interrupted_upto = self.lines_read
-                        if self.current is not None:
-                            self.stop.set()
-                    if self.live:
+                self.lines_read += 1
+                if self.live:
+                    self.stop.set()
+                if event is gtp.INTERRUPT:
+                    self.interrupted = self.last_command  # if it has not started yet
+                    if self.current is not None:          # the one running now
                         self.stop.set()
-                    line_no = self.lines_read
-                if isinstance(event, gtp.Command):
-                    self.queue.put((line_no, event))
+                elif isinstance(event, gtp.Command):
+                    self.last_command = self.lines_read
+                    batch.append((self.lines_read, event))
+                if batch and (len(batch) >= BATCH_LIMIT or not more_ready()):
+                    self.queue.put(batch)
+                    batch = []
         except (OSError, ValueError) as e:  # stdin closed under us: as end of input
             log.debug("input ended: %s", e)
         finally:
-            with self.lock:
-                self.eof = True
-                if self.live:
-                    self.stop.set()
+            if batch:
+                self.queue.put(batch)
+            self.eof = True
+            if self.live:
+                self.stop.set()
             self.queue.put(None)
 
     def _signals(self) -> None:
         while True:
             signal.sigwait({signal.SIGINT})
-            with self.lock:
-                if self.current is not None and self.stop.running:
-                    self.stop.set()
-                    continue
-                self.closing = True
+            if self.current is not None and self.stop.running:
                 self.stop.set()
+                continue
+            self.closing = True
+            self.stop.set()
             try:
                 self.queue.put_nowait(None)  # wake the loop if it waits for input
             except queue.Full:
@@ -188,32 +202,36 @@ class Session(Control):
 
     def _execute(self) -> None:
         while not self.closing:
-            item = self.queue.get()
-            if item is None or self.closing:
+            batch = self.queue.get()
+            if batch is None:
                 return
-            line_no, cmd = item
-            with self.lock:
-                self.stop.clear()
-                self.current = line_no
-                if line_no < self.interrupted_upto:
-                    self.stop.set()
-            self.cid, self.streaming = cmd.id, False
-            try:
-                ok, text = self.server.handle(cmd)
-            except Quit:
-                self._write(gtp.format_reply(cmd.id, True, ""))
-                return
-            except Exception as e:  # a bug must not kill a long-running engine
-                log.exception("internal error in %r", cmd.name)
-                ok, text = False, f"internal error: {type(e).__name__}"
-            finally:
-                with self.lock:
-                    self.current = None
-                    self.live = False
-            if self.streaming:  # the head went out already: only the end is left
-                self._write((text.rstrip() + "\n" if ok else "") + "\n")
-            else:
-                self._write(gtp.format_reply(cmd.id, ok, text))
+            for line_no, cmd in batch:
+                if self.closing or not self._run(line_no, cmd):
+                    return
+
+    def _run(self, line_no: int, cmd: gtp.Command) -> bool:
+        """Execute one command and write its reply; False when the session must end."""
+        self.current = line_no  # first: an interrupt from now on stops it ...
+        self.stop.clear()
+        if line_no == self.interrupted:  # ... and one read already does too
+            self.stop.set()
+        self.cid, self.streaming = cmd.id, False
+        try:
+            ok, text = self.server.handle(cmd)
+        except Quit:
+            self._write(gtp.format_reply(cmd.id, True, ""))
+            return False
+        except Exception as e:  # a bug must not kill a long-running engine
+            log.exception("internal error in %r", cmd.name)
+            ok, text = False, f"internal error: {type(e).__name__}"
+        finally:
+            self.current = None
+            self.live = False
+        if self.streaming:  # the head went out already: only the end is left
+            self._write((text.rstrip() + "\n" if ok else "") + "\n")
+        else:
+            self._write(gtp.format_reply(cmd.id, ok, text))
+        return True
 
     def _write(self, text: str) -> None:
         if self.dead:
