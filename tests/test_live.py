@@ -289,3 +289,10 @@ def test_multipv_scores_are_exact_minimax_values_of_each_candidate():
     for line in result.lines:
         move = game.core_action_text(core.decode_move("dvonn", line.pv[0]))
         assert exact[move] == line.score
+
+
+def test_live_analysis_without_the_core_answers_at_once(engine):
+    engine.ok("option player python")
+    start_live(engine)
+    infos, best = read_live(engine)
+    assert infos == [] and best in engine.ok("legal_moves").split("\n")
