@@ -1,0 +1,187 @@
+"""Judging moves: what a score means in each game, how much a move lost, and its mark.
+
+Scores are the engine's (`analyze`, protocol.md §6.5): from the side to act's view,
+``|score| >= 999000`` a proven result.  A proven score is ``1000000 + 256 * margin - plies``
+(margin = final height difference in DVONN, 1 in TZAAR; plies = DVONN moves or TZAAR actions
+from the analysed position to the end), so it decodes exactly.
+
+Each game has its own measure of loss, looked up by the game's name in ``JUDGES``:
+
+* DVONN is decided by a height difference, and the evaluation is scaled so that 100 is about
+  one piece of height: losses are counted in **points** (score / 100; a proven result counts
+  its exact final margin).
+* TZAAR is only won or lost: the score becomes a **win chance** (logistic curve) and losses
+  are counted in percentage points of it (a proven win 100 %, a proven loss 0 %).
+
+In both games a move that gives up a proven win (the position after it is proven not won) or
+walks into a proven loss (from a position not proven lost) is a blunder, whatever the numbers.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Optional
+
+PROVEN_MIN = 999_000      # |score| from here on is a proven result (protocol.md §6.5)
+WIN = 1_000_000
+MARGIN_UNIT = 256         # per point of final margin
+
+MARKS = ("inaccuracy", "mistake", "blunder")
+MARK_SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+
+
+@dataclass(frozen=True)
+class Proof:
+    """A proven result from the side to act's view."""
+    won: bool
+    plies: int
+    margin: int
+
+
+def proof(score: Optional[int]) -> Optional[Proof]:
+    """The proven result a score stands for, or None for an estimate."""
+    if score is None or abs(score) < PROVEN_MIN:
+        return None
+    rest = abs(score) - WIN
+    margin = max(1, -(-rest // MARGIN_UNIT))      # rest = margin * 256 - plies, 0 <= plies < 256
+    return Proof(won=score > 0, plies=margin * MARGIN_UNIT - rest, margin=margin)
+
+
+def terminal_score(result: str, side: str) -> int:
+    """The score of a finished game (result 'W+12', 'B+', '0') for side 'w' or 'b', in the
+    engine's encoding of a proven result reached at ply 0."""
+    if result in ("0", "") or result[0] not in "WB":
+        return 0
+    digits = result[2:]
+    value = WIN + MARGIN_UNIT * (int(digits) if digits.isdigit() else 1)
+    return value if result[0].lower() == side else -value
+
+
+class Judge:
+    """How one game's scores are read, compared and marked."""
+
+    def __init__(self, game: str, unit: str, thresholds: tuple[float, float, float],
+                 shows_margin: bool) -> None:
+        self.game = game
+        self.unit = unit                  # what a loss is counted in
+        self.thresholds = thresholds      # inaccuracy, mistake, blunder: loss at least this
+        self.shows_margin = shows_margin  # a proven result has a margin worth printing
+
+    def value(self, score: int) -> float:
+        """The score in this game's unit of loss, from the same side's view."""
+        raise NotImplementedError
+
+    def estimate_text(self, score: int) -> str:
+        raise NotImplementedError
+
+    def loss(self, best: int, played: int) -> float:
+        """What the played move gave away, never below 0 (searches of two positions can
+        disagree a little in the mover's favour)."""
+        return max(0.0, self.value(best) - self.value(played))
+
+    def mark(self, best: int, played: int) -> Optional[str]:
+        before, after = proof(best), proof(played)
+        gave_up_win = before is not None and before.won and not (after and after.won)
+        walked_into_loss = after is not None and not after.won and not (before and not before.won)
+        if gave_up_win and (after is not None or self.value(played) <= self.value(0)):
+            return "blunder"
+        if walked_into_loss:
+            return "blunder"
+        loss = self.loss(best, played)
+        mark = None
+        for name, threshold in zip(MARKS, self.thresholds):
+            if loss >= threshold:
+                mark = name
+        return mark
+
+    def score_text(self, score: Optional[int]) -> str:
+        """'+1.25', 'wins in 7 (by 12)', 'loses in 2', '-' for no score."""
+        if score is None:
+            return "-"
+        found = proof(score)
+        if found is None:
+            return self.estimate_text(score)
+        text = f"{'wins' if found.won else 'loses'} in {found.plies}"
+        return text + (f" (by {found.margin})" if self.shows_margin else "")
+
+    def loss_text(self, loss: float) -> str:
+        raise NotImplementedError
+
+    # The evaluation graph: White's view, on a bounded axis.
+    graph_label = ""
+    graph_limits = (-1.0, 1.0)
+
+    def graph_value(self, score_white: int) -> float:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """One line for reports: the unit and the thresholds."""
+        names = ", ".join(f"{name} ≥ {self.loss_text(t)}" for name, t in zip(MARKS, self.thresholds))
+        return f"losses in {self.unit}: {names}"
+
+
+class HeightJudge(Judge):
+    """DVONN: points of height difference (score / 100; proven results their exact margin)."""
+
+    graph_label = "evaluation for White (points of height)"
+    graph_limits = (-20.0, 20.0)
+
+    def value(self, score: int) -> float:
+        found = proof(score)
+        if found is None:
+            return score / 100
+        return found.margin if found.won else -found.margin
+
+    def estimate_text(self, score: int) -> str:
+        return f"{score / 100:+.2f}"
+
+    def loss_text(self, loss: float) -> str:
+        return f"{loss:.1f}"
+
+    def graph_value(self, score_white: int) -> float:
+        low, high = self.graph_limits
+        found = proof(score_white)
+        if found is not None:  # a proven result sits at the edge of the graph
+            return high if found.won else low
+        return min(high, max(low, self.value(score_white)))
+
+
+class WinChanceJudge(Judge):
+    """TZAAR: the win chance 1 / (1 + exp(-score / scale)), in percent."""
+
+    graph_label = "White's win chance (%)"
+    graph_limits = (0.0, 100.0)
+
+    def __init__(self, game: str, scale: float, thresholds: tuple[float, float, float]) -> None:
+        super().__init__(game, "percentage points of win chance", thresholds, shows_margin=False)
+        self.scale = scale
+
+    def value(self, score: int) -> float:
+        found = proof(score)
+        if found is not None:
+            return 100.0 if found.won else 0.0
+        return 100.0 / (1.0 + math.exp(-score / self.scale))
+
+    def estimate_text(self, score: int) -> str:
+        return f"{score / 100:+.2f} ({self.value(score):.0f} %)"
+
+    def loss_text(self, loss: float) -> str:
+        return f"{loss:.0f} %"
+
+    def graph_value(self, score_white: int) -> float:
+        return self.value(score_white)
+
+
+# Thresholds: DVONN in points of height, TZAAR in percentage points of win chance.
+JUDGES: dict[str, Judge] = {
+    "dvonn": HeightJudge(game="dvonn", unit="points of height (100 score = 1 point)",
+                         thresholds=(2.0, 4.0, 8.0), shows_margin=True),
+    "tzaar": WinChanceJudge("tzaar", scale=600.0, thresholds=(10.0, 20.0, 30.0)),
+}
+
+
+def judge_for(game: str) -> Judge:
+    try:
+        return JUDGES[game]
+    except KeyError:
+        raise ValueError(f"no review judge for the game {game!r}") from None
