@@ -95,13 +95,16 @@ class Judge:
         return mark
 
     def score_text(self, score: Optional[int]) -> str:
-        """'+1.25', 'wins in 7 (by 12)', 'loses in 2', '-' for no score."""
+        """'+1.25', 'wins in 7 (by 12)', 'loses in 2', 'won (by 3)', '-' for no score."""
         if score is None:
             return "-"
         found = proof(score)
         if found is None:
             return self.estimate_text(score)
-        text = f"{'wins' if found.won else 'loses'} in {found.plies}"
+        if found.plies == 0:   # the game has ended
+            text = "won" if found.won else "lost"
+        else:
+            text = f"{'wins' if found.won else 'loses'} in {found.plies}"
         return text + (f" (by {found.margin})" if self.shows_margin else "")
 
     def loss_text(self, loss: float) -> str:
