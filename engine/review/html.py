@@ -30,7 +30,7 @@ def graph_figure(review: GameReview):
     judge = review.judge
     xs = list(range(len(review.white_scores)))
     ys = [judge.graph_value(s) for s in review.white_scores]
-    low, high = judge.graph_limits
+    low, high = judge.graph_range(ys)
     middle = (low + high) / 2
     fig = Figure(figsize=(10, 3.2), dpi=100)
     ax = fig.subplots()
@@ -83,14 +83,15 @@ svg { max-width: 100%; height: auto; }
 table { border-collapse: collapse; font-size: 0.9em; margin-top: 1em; }
 th, td { padding: 0.15em 0.6em; text-align: left; white-space: nowrap; }
 th { border-bottom: 1px solid #888; } tr:nth-child(even) { background: #f4f4f4; }
-td.num { text-align: right; } .inaccuracy { color: #9a7400; } .mistake { color: #c25e00; }
+td.num, th.num { text-align: right; } .inaccuracy { color: #9a7400; } .mistake { color: #c25e00; }
 .blunder { color: #c0392b; font-weight: bold; }
 """
 
 
 def html_report(review: GameReview) -> str:
     right = {0, 3, 5, 6}
-    head = "".join(f"<th>{escape(c)}</th>" for c in COLUMNS)
+    head = "".join(f'<th class="num">{escape(c)}</th>' if i in right else f"<th>{escape(c)}</th>"
+                   for i, c in enumerate(COLUMNS))
     rows = []
     for move in review.moves:
         cells = move_cells(review, move)

@@ -13,8 +13,10 @@ Each game has its own measure of loss, looked up by the game's name in ``JUDGES`
 * TZAAR is only won or lost: the score becomes a **win chance** (logistic curve) and losses
   are counted in percentage points of it (a proven win 100 %, a proven loss 0 %).
 
-In both games a move that gives up a proven win (the position after it is proven not won) or
-walks into a proven loss (from a position not proven lost) is a blunder, whatever the numbers.
+In both games a move that gives up a proven win (the position after it is proven not won, or
+no longer ahead) or walks into a proven loss (from a position not proven lost) is a blunder,
+whatever the numbers; a move that leaves a proven win still ahead but unproven (a slower win
+beyond the search's horizon) is not marked.
 """
 from __future__ import annotations
 
@@ -57,6 +59,11 @@ def terminal_score(result: str, side: str) -> int:
     return value if result[0].lower() == side else -value
 
 
+def _keeps_unproven_win(best: int, played: int, played_ahead: bool) -> bool:
+    before = proof(best)
+    return before is not None and before.won and proof(played) is None and played_ahead
+
+
 class Judge:
     """How one game's scores are read, compared and marked."""
 
@@ -76,7 +83,10 @@ class Judge:
 
     def loss(self, best: int, played: int) -> float:
         """What the played move gave away, never below 0 (searches of two positions can
-        disagree a little in the mover's favour)."""
+        disagree a little in the mover's favour).  Nothing when the best move wins by force
+        and the played one is still winning without a proof: it may win later, by as much."""
+        if _keeps_unproven_win(best, played, self.value(played) > self.value(0)):
+            return 0.0
         return max(0.0, self.value(best) - self.value(played))
 
     def mark(self, best: int, played: int) -> Optional[str]:
@@ -110,11 +120,13 @@ class Judge:
     def loss_text(self, loss: float) -> str:
         raise NotImplementedError
 
-    # The evaluation graph: White's view, on a bounded axis.
+    # The evaluation graph: White's view.
     graph_label = ""
-    graph_limits = (-1.0, 1.0)
 
     def graph_value(self, score_white: int) -> float:
+        raise NotImplementedError
+
+    def graph_range(self, values: list[float]) -> tuple[float, float]:
         raise NotImplementedError
 
     def describe(self) -> str:
@@ -127,7 +139,6 @@ class HeightJudge(Judge):
     """DVONN: points of height difference (score / 100; proven results their exact margin)."""
 
     graph_label = "evaluation for White (points of height)"
-    graph_limits = (-20.0, 20.0)
 
     def value(self, score: int) -> float:
         found = proof(score)
@@ -142,18 +153,17 @@ class HeightJudge(Judge):
         return f"{loss:.1f}"
 
     def graph_value(self, score_white: int) -> float:
-        low, high = self.graph_limits
-        found = proof(score_white)
-        if found is not None:  # a proven result sits at the edge of the graph
-            return high if found.won else low
-        return min(high, max(low, self.value(score_white)))
+        return self.value(score_white)     # a proven result at its exact final margin
+
+    def graph_range(self, values: list[float]) -> tuple[float, float]:
+        reach = max([10.0] + [abs(v) for v in values]) * 1.1
+        return -reach, reach
 
 
 class WinChanceJudge(Judge):
     """TZAAR: the win chance 1 / (1 + exp(-score / scale)), in percent."""
 
     graph_label = "White's win chance (%)"
-    graph_limits = (0.0, 100.0)
 
     def __init__(self, game: str, scale: float, thresholds: tuple[float, float, float]) -> None:
         super().__init__(game, "percentage points of win chance", thresholds, shows_margin=False)
@@ -173,6 +183,9 @@ class WinChanceJudge(Judge):
 
     def graph_value(self, score_white: int) -> float:
         return self.value(score_white)
+
+    def graph_range(self, values: list[float]) -> tuple[float, float]:
+        return 0.0, 100.0
 
 
 # Thresholds: DVONN in points of height, TZAAR in percentage points of win chance.
