@@ -162,3 +162,18 @@ def test_json_on_stdout_and_a_closed_stdout_is_quiet():
     proc.stdout.close()
     _, err = proc.communicate(HAND_BUILT_TZAAR, timeout=300)
     assert proc.returncode == 0 and err == ""
+
+
+def test_ctrl_c_stops_quietly():
+    import os
+    import signal
+    import time
+    proc = subprocess.Popen(SCRIPT + ["--movetime", "20000", "--jobs", "1", "-"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=REPO, start_new_session=True)
+    proc.stdin.write(HAND_BUILT_TZAAR)
+    proc.stdin.close()
+    time.sleep(2)          # a search of 20 s is under way; Ctrl-C reaches the whole group
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.stdout.read(), proc.stderr.read()
+    assert (proc.wait(timeout=60), out, err) == (130, "", "")

@@ -228,8 +228,14 @@ class EnginePool:
             raise error if isinstance(error, ReviewError) else ReviewError(f"engine: {error}")
         return results
 
-    def close(self) -> None:
+    def close(self, kill: bool = False) -> None:
+        """Quit the engines; kill them instead when interrupted (a search in C does not stop
+        for Ctrl-C before its limit)."""
         with self.lock:
             workers, self.workers = self.workers, []
         for worker in workers:
-            worker.engine.close()
+            if kill:
+                worker.engine.proc.kill()
+                worker.engine.proc.wait()
+            else:
+                worker.engine.close()

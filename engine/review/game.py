@@ -152,8 +152,10 @@ def analyse_line(line: GameLine, engine: str, limits: Limits, jobs: int,
     pool = EnginePool(engine, limits, jobs)
     try:
         found = pool.run(tasks, follow_up, progress)
-    finally:
-        pool.close()
+    except BaseException:
+        pool.close(kill=True)
+        raise
+    pool.close()
     analyses = [found.get(("position", k)) for k in range(len(line.positions))]
     played = {k: a for (kind, k), a in found.items() if kind == "played"}
     return analyses, played
