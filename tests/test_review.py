@@ -51,7 +51,8 @@ def test_scores_decode_and_marks_follow_the_thresholds():
     assert dvonn.mark(300, 300 - int(low * 100)) == "inaccuracy"
     assert dvonn.mark(300, 300 - int(middle * 100)) == "mistake"
     assert dvonn.mark(300, 300 - int(high * 100)) == "blunder"
-    assert dvonn.mark(-100, -1_000_000 - 256 + 3) == "blunder"    # walked into a proven loss
+    assert dvonn.mark(0, -1_000_000 - 256 + 3) == "blunder"       # walked into a proven loss
+    assert dvonn.mark(-500, -1_000_000 - 256 + 3) is None         # ... when already behind
     assert dvonn.mark(1_000_000 + 512, 0) == "blunder"            # gave up a proven win
     assert dvonn.mark(1_000_000 + 30 * 256 - 5, 1811) is None     # a slower win, unproven
     assert dvonn.score_text(1_000_000 + 3 * 256 - 5) == "wins in 5 (by 3)"

@@ -14,7 +14,7 @@ Each game has its own measure of loss, looked up by the game's name in ``JUDGES`
   are counted in percentage points of it (a proven win 100 %, a proven loss 0 %).
 
 In both games a move that gives up a proven win (the position after it is proven not won, or
-no longer ahead) or walks into a proven loss (from a position not proven lost) is a blunder,
+no longer ahead) or walks into a proven loss from a position that was not behind is a blunder,
 whatever the numbers; a move that leaves a proven win still ahead but unproven (a slower win
 beyond the search's horizon) is not marked.
 """
@@ -91,11 +91,11 @@ class Judge:
 
     def mark(self, best: int, played: int) -> Optional[str]:
         before, after = proof(best), proof(played)
-        gave_up_win = before is not None and before.won and not (after and after.won)
-        walked_into_loss = after is not None and not after.won and not (before and not before.won)
-        if gave_up_win and (after is not None or self.value(played) <= self.value(0)):
-            return "blunder"
-        if walked_into_loss:
+        even = self.value(0)
+        gave_up_win = before is not None and before.won and not (after and after.won) \
+            and (after is not None or self.value(played) <= even)
+        walked_into_loss = after is not None and not after.won and self.value(best) >= even
+        if gave_up_win or walked_into_loss:
             return "blunder"
         loss = self.loss(best, played)
         mark = None
