@@ -51,7 +51,7 @@ def move_cells(review: GameReview, move: MoveReview) -> list[str]:
             best, played, loss, mark]
 
 
-COLUMNS = ["#", "side", "move", "eval", "best", "played", "loss", "mark"]
+COLUMNS = ["#", "side", "move", "eval", "best", "played eval", "loss", "mark"]
 
 
 def text_report(review: GameReview) -> str:
