@@ -18,7 +18,7 @@ class ProgressBar:
         filled = self.width * done // total
         bar = "#" * filled + "." * (self.width - filled)
         with self.lock:
-            self.stream.write(f"\r{self.label} [{bar}] {done}/{total}")
+            self.stream.write(f"\r{self.label} [{bar}] {done}/{total} positions")
             self.stream.flush()
 
     def close(self) -> None:
