@@ -12,7 +12,7 @@ from conftest import REPO, EngineClient, shared_dir
 from engine import records
 from engine.review import Limits, read_record, review_record
 from engine.review.annotate import annotated_record
-from engine.review.judge import JUDGES, proof, terminal_score
+from engine.review.judge import judge_for, proof, terminal_score
 from engine.review.report import json_report
 
 SCRIPT = [sys.executable, str(REPO / "scripts" / "review")]
@@ -45,7 +45,7 @@ def test_scores_decode_and_marks_follow_the_thresholds():
     assert proof(998_999) is None and proof(-1_000_254).won is False
     assert terminal_score("W+12", "b") == -(1_000_000 + 12 * 256)
     assert terminal_score("0", "w") == 0
-    dvonn, tzaar = JUDGES["dvonn"], JUDGES["tzaar"]
+    dvonn, tzaar = judge_for("dvonn"), judge_for("tzaar")
     low, middle, high = dvonn.thresholds
     assert dvonn.mark(300, 300 - int(low * 100) + 1) is None
     assert dvonn.mark(300, 300 - int(low * 100)) == "inaccuracy"

@@ -5,9 +5,10 @@ Scores are the engine's (`analyze`, protocol.md §6.5): from the side to act's v
 (margin = final height difference in DVONN, 1 in TZAAR; plies = DVONN moves or TZAAR actions
 from the analysed position to the end), so it decodes exactly.
 
-Each game has its own measure of loss, looked up by the game's name in ``JUDGES``:
+Each game has its own measure of loss, chosen by asking the game whether its results have a
+margin (``result_margin`` in engine/rules.py):
 
-* DVONN is decided by a height difference, and the evaluation is scaled so that 100 is about
+* DVONN is decided by a margin, a height difference, and the evaluation is scaled so that 100 is about
   one piece of height: losses are counted in **points** (score / 100; a proven result counts
   its exact final margin).
 * TZAAR is only won or lost: the score becomes a **win chance** (logistic curve) and losses
@@ -67,9 +68,8 @@ def _keeps_unproven_win(best: int, played: int, played_ahead: bool) -> bool:
 class Judge:
     """How one game's scores are read, compared and marked."""
 
-    def __init__(self, game: str, unit: str, thresholds: tuple[float, float, float],
+    def __init__(self, unit: str, thresholds: tuple[float, float, float],
                  shows_margin: bool) -> None:
-        self.game = game
         self.unit = unit                  # what a loss is counted in
         self.thresholds = thresholds      # inaccuracy, mistake, blunder: loss at least this
         self.shows_margin = shows_margin  # a proven result has a margin worth printing
@@ -165,8 +165,8 @@ class WinChanceJudge(Judge):
 
     graph_label = "White's win chance (%)"
 
-    def __init__(self, game: str, scale: float, thresholds: tuple[float, float, float]) -> None:
-        super().__init__(game, "percentage points of win chance", thresholds, shows_margin=False)
+    def __init__(self, scale: float, thresholds: tuple[float, float, float]) -> None:
+        super().__init__("percentage points of win chance", thresholds, shows_margin=False)
         self.scale = scale
 
     def value(self, score: int) -> float:
@@ -188,16 +188,17 @@ class WinChanceJudge(Judge):
         return 0.0, 100.0
 
 
-# Thresholds: DVONN in points of height, TZAAR in percentage points of win chance.
-JUDGES: dict[str, Judge] = {
-    "dvonn": HeightJudge(game="dvonn", unit="points of height (100 score = 1 point)",
-                         thresholds=(2.0, 4.0, 8.0), shows_margin=True),
-    "tzaar": WinChanceJudge("tzaar", scale=600.0, thresholds=(10.0, 20.0, 30.0)),
-}
+# Thresholds: in points of height for a game decided by a margin (DVONN), in percentage points
+# of win chance for a game only won or lost (TZAAR).
+MARGIN_JUDGE = HeightJudge(unit="points of height (100 score = 1 point)",
+                           thresholds=(2.0, 4.0, 8.0), shows_margin=True)
+WIN_CHANCE_JUDGE = WinChanceJudge(scale=600.0, thresholds=(10.0, 20.0, 30.0))
 
 
 def judge_for(game: str) -> Judge:
-    try:
-        return JUDGES[game]
-    except KeyError:
-        raise ValueError(f"no review judge for the game {game!r}") from None
+    """The judge for a game of the registry: asked whether its results have a margin."""
+    from ..games import GAMES
+    cls = GAMES.get(game)
+    if cls is None:
+        raise ValueError(f"unknown game {game!r}")
+    return MARGIN_JUDGE if cls.result_margin else WIN_CHANCE_JUDGE

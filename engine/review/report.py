@@ -3,21 +3,23 @@ from __future__ import annotations
 
 import json
 
+from .. import records
+from ..games import GAMES
 from .analysis import SIDE_NAMES
 from .game import GameReview, MoveReview
 from .judge import MARK_SYMBOLS, MARKS, proof
 
 FORMAT_NAMES = {
-    "boardspace-sgf": "Boardspace DVONN SGF",
-    "littlegolem-dvonn": "LittleGolem DVONN text",
-    "littlegolem-tzaar": "LittleGolem TZAAR SGF",
+    records.SOURCE_BOARDSPACE: "Boardspace DVONN SGF",
+    records.SOURCE_LITTLEGOLEM_DVONN: "LittleGolem DVONN text",
+    records.SOURCE_LITTLEGOLEM_TZAAR: "LittleGolem TZAAR SGF",
 }
 
 
 def headline(review: GameReview) -> str:
     record = review.record
     source = FORMAT_NAMES.get(record.source, record.source)
-    return (f"{record.game.upper()}: {review.players()} ({source}), {len(review.moves)} moves, "
+    return (f"{GAMES[record.game].title}: {review.players()} ({source}), {len(review.moves)} moves, "
             f"{review.result_text}")
 
 
