@@ -66,14 +66,22 @@ class Analysis:
 
 
 def start_engine(command: str, limits: Limits) -> EngineProcess:
-    engine = EngineProcess(command, name="engine")
+    try:
+        engine = EngineProcess(command, name="engine")
+    except (OSError, ValueError) as e:   # no such program, an unbalanced quote in the command
+        raise ReviewError(f"cannot start the engine {command!r}: {e}") from None
     try:
         for line in ["option info off", "option threads 1", *limits.commands()]:
             engine.ask(line)
-    except EngineError:
+    except EngineError as e:
         engine.close()
-        raise
+        raise ReviewError(f"engine: {e}") from None
     return engine
+
+
+def read_status(engine: EngineProcess) -> dict[str, str]:
+    """`status` as a dict: over, result, reason, ..."""
+    return dict(item.split("=", 1) for item in engine.ask("status").split())
 
 
 def replay_line(engine: EngineProcess, game: str, start: str, moves: list[str]) -> GameLine:
@@ -90,7 +98,7 @@ def replay_line(engine: EngineProcess, game: str, start: str, moves: list[str]) 
             raise ReviewError(f"bad record: move {number} ({move}, {SIDE_NAMES[side]}): {text}")
         line.moves.append(text)
     line.positions.append(engine.ask("position"))
-    status = dict(item.split("=", 1) for item in engine.ask("status").split())
+    status = read_status(engine)
     line.over = status.get("over") == "yes"
     line.result = status.get("result", "-").replace("-", "")
     line.reason = status.get("reason", "-").replace("_", " ").strip("-")
@@ -155,7 +163,7 @@ class Worker:
         that has a choice, or the final result."""
         while True:
             self.engine.ask(f"move {move}")
-            status = dict(item.split("=", 1) for item in self.engine.ask("status").split())
+            status = read_status(self.engine)
             to_act = self.engine.ask("position").split()[1]
             if status.get("over") == "yes":
                 return terminal_score(status.get("result", "0"), side)

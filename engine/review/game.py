@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from .. import records
-from ..client import DEFAULT_ENGINE
+from ..client import DEFAULT_ENGINE, EngineError
 from .analysis import (SIDE_NAMES, Analysis, EnginePool, GameLine, Limits, ReviewError, Task,
                        replay_line, start_engine)
-from .judge import MARK_SYMBOLS, Judge, judge_for, terminal_score
+from .judge import MARK_SYMBOLS, MARKS, Judge, judge_for, terminal_score
 
 
 @dataclass
@@ -45,15 +45,15 @@ class GameReview:
     def result_text(self) -> str:
         if self.record.resigned_by is not None:
             return f"{SIDE_NAMES[self.record.resigned_by]} resigned"
-        if self.line.over:
-            return f"{self.line.result} ({self.line.reason})" if self.line.reason else self.line.result
-        return "unfinished"
+        if not self.line.over:
+            return "unfinished"
+        return f"{self.line.result} ({self.line.reason})" if self.line.reason else self.line.result
 
     def players(self) -> str:
         return f"{self.record.white or 'White'} – {self.record.black or 'Black'}"
 
     def counts(self, side: str) -> dict[str, int]:
-        tally = {"inaccuracy": 0, "mistake": 0, "blunder": 0}
+        tally = dict.fromkeys(MARKS, 0)
         for move in self.moves:
             if move.side == side and move.mark:
                 tally[move.mark] += 1
@@ -68,8 +68,7 @@ class GameReview:
         elif move.is_best:
             parts.append("best move")
         else:
-            parts.append(f"best {move.best} ({judge.score_text(move.before)}), "
-                         f"played {judge.score_text(move.after)}")
+            parts.append(f"best {move.best}, played {judge.score_text(move.after)}")
             if move.mark:
                 parts.append(f"{move.mark} {MARK_SYMBOLS[move.mark]} "
                              f"(loss {judge.loss_text(move.loss)})")
@@ -95,6 +94,8 @@ def review_record(record: records.GameRecord, *, engine: str = DEFAULT_ENGINE,
     setup = start_engine(engine, limits)
     try:
         line = replay_line(setup, record.game, start, record.moves)
+    except EngineError as e:
+        raise ReviewError(f"engine: {e}") from None
     finally:
         setup.close()
     analyses, played = analyse_line(line, engine, limits, jobs, progress)

@@ -8,8 +8,8 @@ from the analysed position to the end), so it decodes exactly.
 Each game has its own measure of loss, chosen by asking the game whether its results have a
 margin (``result_margin`` in engine/rules.py):
 
-* DVONN is decided by a margin, a height difference, and the evaluation is scaled so that 100 is about
-  one piece of height: losses are counted in **points** (score / 100; a proven result counts
+* DVONN is decided by a margin, a height difference, and the evaluation is scaled so that 100
+  is about one piece of height: losses are counted in **points** (score / 100; a proven result counts
   its exact final margin).
 * TZAAR is only won or lost: the score becomes a **win chance** (logistic curve) and losses
   are counted in percentage points of it (a proven win 100 %, a proven loss 0 %).
@@ -24,6 +24,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from typing import Optional
+
+from ..games import GAMES
 
 PROVEN_MIN = 999_000      # |score| from here on is a proven result (protocol.md §6.5)
 WIN = 1_000_000
@@ -124,14 +126,15 @@ class Judge:
     graph_label = ""
 
     def graph_value(self, score_white: int) -> float:
-        raise NotImplementedError
+        return self.value(score_white)
 
     def graph_range(self, values: list[float]) -> tuple[float, float]:
         raise NotImplementedError
 
     def describe(self) -> str:
         """One line for reports: the unit and the thresholds."""
-        names = ", ".join(f"{name} ≥ {self.loss_text(t)}" for name, t in zip(MARKS, self.thresholds))
+        names = ", ".join(f"{name} ≥ {self.loss_text(limit)}"
+                          for name, limit in zip(MARKS, self.thresholds))
         return f"losses in {self.unit}: {names}"
 
 
@@ -151,9 +154,6 @@ class HeightJudge(Judge):
 
     def loss_text(self, loss: float) -> str:
         return f"{loss:.1f}"
-
-    def graph_value(self, score_white: int) -> float:
-        return self.value(score_white)     # a proven result at its exact final margin
 
     def graph_range(self, values: list[float]) -> tuple[float, float]:
         reach = max([10.0] + [abs(v) for v in values]) * 1.1
@@ -181,9 +181,6 @@ class WinChanceJudge(Judge):
     def loss_text(self, loss: float) -> str:
         return f"{loss:.0f} %"
 
-    def graph_value(self, score_white: int) -> float:
-        return self.value(score_white)
-
     def graph_range(self, values: list[float]) -> tuple[float, float]:
         return 0.0, 100.0
 
@@ -197,7 +194,6 @@ WIN_CHANCE_JUDGE = WinChanceJudge(scale=600.0, thresholds=(10.0, 20.0, 30.0))
 
 def judge_for(game: str) -> Judge:
     """The judge for a game of the registry: asked whether its results have a margin."""
-    from ..games import GAMES
     cls = GAMES.get(game)
     if cls is None:
         raise ValueError(f"unknown game {game!r}")

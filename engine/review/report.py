@@ -19,8 +19,8 @@ FORMAT_NAMES = {
 def headline(review: GameReview) -> str:
     record = review.record
     source = FORMAT_NAMES.get(record.source, record.source)
-    return (f"{GAMES[record.game].title}: {review.players()} ({source}), {len(review.moves)} moves, "
-            f"{review.result_text}")
+    return (f"{GAMES[record.game].title}: {review.players()} ({source}), "
+            f"{len(review.moves)} moves, {review.result_text}")
 
 
 def settings_line(review: GameReview) -> str:
