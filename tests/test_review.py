@@ -177,4 +177,6 @@ def test_ctrl_c_stops_quietly():
     time.sleep(2)          # a search of 20 s is under way; Ctrl-C reaches the whole group
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.stdout.read(), proc.stderr.read()
+    proc.stdout.close()
+    proc.stderr.close()
     assert (proc.wait(timeout=60), out, err) == (130, "", "")
