@@ -88,14 +88,15 @@ class StopFlag:
         self.running = 0
 
     def set(self) -> None:
-        self._set = True
-        if self._cell is not None:
+        if self._cell is not None:  # the cell first: clear() looks at _set
             self._cell[0] = 1
+        self._set = True
 
     def clear(self) -> None:
-        self._set = False
-        if self._cell is not None:
-            self._cell[0] = 0
+        if self._set:  # (cheap when not set: this runs before every command)
+            self._set = False
+            if self._cell is not None:
+                self._cell[0] = 0
 
     def is_set(self) -> bool:
         return self._set

@@ -114,8 +114,7 @@ def test_blank_lines_and_end_of_input_end_live_analysis_too(engine):
     engine.child.expect("info ")
     engine.child.sendeof()
     read_live(engine)
-    engine.child.expect(pexpect.EOF)
-    assert engine.child.wait() == 0
+    assert engine.close() == 0
 
 
 @needs_core
@@ -136,8 +135,7 @@ def test_gogui_interrupt_stops_the_command_and_queued_lines_follow(command):
     ok, cid, text = engine.read_reply()
     assert (ok, cid) == (True, "6")
     assert engine.read_reply()[:2] == (True, "7")
-    engine.child.expect(pexpect.EOF)
-    assert engine.child.wait() == 0
+    assert engine.close() == 0
 
 
 def engine_legal_after(command: str) -> list[str]:
@@ -165,8 +163,7 @@ def test_sigint_stops_a_search_which_replies_and_the_engine_serves_on():
     assert ok and cid == "3" and len(move) == 2  # a placement was played
     assert engine.ok("status").split()[3] == "ply=1"
     engine.child.kill(signal.SIGINT)  # idle now: the engine ends, status 0, no traceback
-    engine.child.expect(pexpect.EOF)
-    assert engine.child.wait() == 0
+    assert engine.close() == 0
     assert "Traceback" not in engine.child.before and "cffi" not in engine.child.before
 
 
@@ -183,7 +180,7 @@ def test_sigint_during_live_analysis_and_perft_stops_them():
     index = engine.child.expect([r"\? perft interrupted\n\n", pexpect.EOF])
     if index == 0:
         assert engine.ok("name") == "Gipfbot"
-        engine.close()
+    engine.close()
     assert "Traceback" not in engine.child.before
 
 
@@ -191,8 +188,7 @@ def test_sigint_when_idle_ends_the_engine_cleanly():
     engine = EngineClient()
     assert engine.ok("name") == "Gipfbot"
     engine.child.kill(signal.SIGINT)
-    engine.child.expect(pexpect.EOF)
-    assert engine.child.wait() == 0
+    assert engine.close() == 0
     assert engine.child.before == ""
 
 
@@ -266,3 +262,37 @@ def test_ponder_option_values(engine):
     assert engine.error("option ponder maybe") == "bad value 'maybe' for ponder: one of off, on"
     engine.ok("option ponder ON")
     assert "ponder on choice off|on" in engine.ok("option").split("\n")
+
+
+# --- multi-PV in the core -------------------------------------------------------------------------
+
+@needs_core
+def test_multipv_scores_are_exact_minimax_values_of_each_candidate():
+    """At depth 3 nothing is reduced, so each candidate's score must equal minus the depth-2
+    value of the position after it, searched on its own (DVONN placement: no game ends)."""
+    from engine.games import GAMES
+    game = GAMES["dvonn"].start()
+    for text in "D3 E3 F3 A1 C2 G4".split():
+        game.play_text(text)
+    core.clear_hash()
+    result = core.search("dvonn", game.cells, game.side, game.core_phase, depth=3, multipv=6)
+    exact = {}
+    for move in game.legal_moves():
+        game.push(move)
+        core.clear_hash()
+        reply = core.search("dvonn", game.cells, game.side, game.core_phase, depth=2)
+        game.pop()
+        exact[game.move_text(move)] = -reply.score
+    assert len(result.lines) == 6 and result.lines[0].score == result.score
+    best = sorted(exact.values(), reverse=True)[:6]
+    assert [line.score for line in result.lines] == best
+    for line in result.lines:
+        move = game.core_action_text(core.decode_move("dvonn", line.pv[0]))
+        assert exact[move] == line.score
+
+
+def test_live_analysis_without_the_core_answers_at_once(engine):
+    engine.ok("option player python")
+    start_live(engine)
+    infos, best = read_live(engine)
+    assert infos == [] and best in engine.ok("legal_moves").split("\n")

@@ -124,3 +124,17 @@ def test_scripts_exit_quietly_when_their_output_closes(args):
     proc.stderr.close()
     assert proc.wait(timeout=120) == 0
     assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+@pytest.mark.parametrize("name", ["bench", "bench_live", "bench_protocol", "bridge", "codecup",
+                                  "codecup_referee", "match", "regress"])
+def test_every_script_explains_every_option(name, tmp_path):
+    result = subprocess.run([PY, str(REPO / "scripts" / name), "--help"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("  -") and "  " not in line.strip():  # the help is on the next line
+            assert i + 1 < len(lines) and lines[i + 1].startswith(" " * 10), \
+                f"{name}: {line.strip()} has no description"
+    assert "(issue)" not in result.stdout
