@@ -45,15 +45,15 @@ DVONN_RECORD = (
 
 @pytest.fixture(scope="module")
 def server_url():
-    proc = subprocess.Popen([sys.executable, "-m", "engine.gui", "--port", "0"], cwd=str(REPO),
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    line = proc.stdout.readline()
-    if "http://127.0.0.1:" not in line:
-        proc.kill()
-        pytest.fail(f"the GUI server did not start: {line!r}")
-    yield line.split()[3]
-    proc.terminate()
-    proc.wait(timeout=30)
+    with subprocess.Popen([sys.executable, "-m", "engine.gui", "--port", "0"], cwd=str(REPO),
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as proc:
+        line = proc.stdout.readline()
+        if "http://127.0.0.1:" not in line:
+            proc.kill()
+            pytest.fail(f"the GUI server did not start: {line!r}")
+        yield line.split()[3]
+        proc.terminate()
+        proc.wait(timeout=30)
 
 
 @pytest.fixture(scope="module")
