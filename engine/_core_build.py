@@ -22,6 +22,7 @@ CSRC = os.path.join(ROOT, "csrc")
 CDEF = """
 #define MAX_PLY ...
 #define SCORE_WIN ...
+#define SCORE_MARGIN ...
 #define CORE_GAME_DVONN ...
 #define CORE_GAME_TZAAR ...
 #define CORE_MAX_MOVES ...
@@ -38,6 +39,16 @@ typedef struct {
     ...;
 } SearchParams;
 
+typedef struct {
+    int64_t time_ms; uint64_t nodes; const int32_t *stop;
+    ...;
+} SolveParams;
+typedef struct {
+    int32_t solved; int32_t value; uint32_t best; int32_t pvlen; uint64_t nodes; double time_ms;
+    uint32_t pv[...];
+    ...;
+} SolveResult;
+
 const char *core_version(void);
 int core_has_game(int game);
 int core_points(int game);
@@ -50,6 +61,9 @@ int core_eval(int game, const uint8_t *height, const uint8_t *top, const uint8_t
 int core_search(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                 int side, int phase, const SearchParams *prm, int hash_mb,
                 SearchResult *res, uint32_t *turn, int *turnlen);
+int core_solve(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+               int side, int phase, const SolveParams *prm, SolveResult *res,
+               uint32_t *turn, int *turnlen);
 void core_clear_hash(void);
 
 extern "Python" void _core_on_iteration(void *userdata, const SearchResult *iteration);
@@ -81,7 +95,7 @@ def _cflags() -> list[str]:
     return flags
 
 
-SOURCES = ["dvonn.c", "tzaar.c", "tt.c", "search.c", "core_api.c"]
+SOURCES = ["dvonn.c", "tzaar.c", "tt.c", "search.c", "solve.c", "core_api.c"]
 
 
 def _sources(relative: bool) -> list[str]:
