@@ -20,7 +20,7 @@ TYPE_NAMES = {"a": "Tzaar", "b": "Tzarra", "c": "Tott"}
 PIECES = "abcABC"
 _RAYS = BOARD.rays
 # The exact solver is tried once this few stacks remain (scripts/bench_solver).
-SOLVE_STACKS = 16
+SOLVE_STACKS = 18
 _NAMES = BOARD.names
 _COLUMN_LENGTHS = (5, 6, 7, 8, 8, 8, 7, 6, 5)
 
