@@ -151,7 +151,7 @@ int core_solve(int game, const uint8_t *height, const uint8_t *top, const uint8_
     pthread_mutex_lock(&g_lock);
     int rc = solve_tt_init(&g_solve_tt, SOLVE_TT_LOG2) ? CORE_NO_MEMORY : 0;
     *turnlen = 0;
-    if (rc == 0) rc = solve_any(game, &p, prm, res);
+    if (rc == 0 && solve_any(game, &p, prm, res) < 0) rc = CORE_NO_MEMORY;
     /* The rest of the turn (TZAAR's second action): solved from the position after the first. */
     while (rc == 0 && res->solved && res->best != MOVE_NONE && *turnlen < 3) {
         turn[(*turnlen)++] = res->best;

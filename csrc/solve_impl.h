@@ -12,6 +12,7 @@ typedef struct {
     int64_t deadline_ns;
     uint64_t nodes;
     int aborted;
+    uint32_t hist[2][1 << 14]; /* cutoffs per (side, move): ordering among equal hints */
 } S(Solver);
 
 static int S(solve_node)(S(Solver) *sv, const POS *p, int alpha, int beta, uint32_t *bestout)
@@ -43,7 +44,8 @@ static int S(solve_node)(S(Solver) *sv, const POS *p, int alpha, int beta, uint3
     }
     int32_t sc[MAXMOVES];
     for (int i = 0; i < n; i++)
-        sc[i] = moves[i] == ttmove ? 1 << 20 : G(move_order)(p, moves[i]);
+        sc[i] = moves[i] == ttmove ? 1 << 30
+              : G(move_order)(p, moves[i]) * 1024 + (int32_t)(sv->hist[side][moves[i] & 0x3FFF] >> 6);
 
     int alpha0 = alpha, best = -32000;
     uint32_t bestmove = moves[0];
@@ -66,7 +68,11 @@ static int S(solve_node)(S(Solver) *sv, const POS *p, int alpha, int beta, uint3
             best = v;
             bestmove = m;
             if (v > alpha) alpha = v;
-            if (v >= beta) break;
+            if (v >= beta) {
+                uint32_t *h = &sv->hist[side][m & 0x3FFF];
+                *h = *h + 64 < 65535 ? *h + 64 : 65535;
+                break;
+            }
         }
     }
     /* Merge with what the slot already knows about this position: bounds only narrow. */
@@ -110,15 +116,21 @@ int CAT(solve_, GP)(const POS *root, const SolveParams *prm, SolveTT *tt, SolveR
 {
     memset(res, 0, sizeof *res);
     int64_t start = now_ns();
-    S(Solver) sv = {tt, prm, prm->time_ms > 0 ? start + prm->time_ms * 1000000LL : 0, 0, 0};
+    S(Solver) *sv = calloc(1, sizeof *sv); /* the history table is too big for the stack */
+    if (!sv) return -1;
+    sv->tt = tt;
+    sv->prm = prm;
+    sv->deadline_ns = prm->time_ms > 0 ? start + prm->time_ms * 1000000LL : 0;
     uint32_t best = MOVE_NONE;
     /* Win, draw or loss first (a null window around 0), then the exact margin. */
-    int v = S(solve_node)(&sv, root, -1, 1, &best);
-    if (!sv.aborted && v >= 1) v = S(solve_node)(&sv, root, 0, 32000, &best);
-    else if (!sv.aborted && v <= -1) v = S(solve_node)(&sv, root, -32000, 0, &best);
-    res->nodes = sv.nodes;
+    int v = S(solve_node)(sv, root, -1, 1, &best);
+    if (!sv->aborted && v >= 1) v = S(solve_node)(sv, root, 0, 32000, &best);
+    else if (!sv->aborted && v <= -1) v = S(solve_node)(sv, root, -32000, 0, &best);
+    int aborted = sv->aborted;
+    res->nodes = sv->nodes;
+    free(sv);
     res->time_ms = (double)(now_ns() - start) / 1e6;
-    if (sv.aborted) return 0;
+    if (aborted) return 0;
     res->solved = 1;
     res->value = v;
     res->best = best;
