@@ -30,7 +30,8 @@ class Options:
     player: str = choice("core", "core", "python", "random")
     info: str = choice("on", "on", "off")
     keephash: str = choice("off", "off", "on")  # on: newgame & co. keep the hash table
-    solver: str = choice("on", "on", "off")     # exact endgame solver before the search
+    solver: str = choice("off", "off", "on")    # on: exact endgame solver before the search (not yet
+                                                # SPRT-confirmed, hence off; protocol.md 6.1)
 
     def listing(self) -> str:
         """One line per option: name, value, type and range or choices."""

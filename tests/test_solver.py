@@ -138,6 +138,12 @@ def test_a_budget_too_small_gives_unknown():
     assert not solution.solved and solution.moves == [] and solution.nodes >= 1
 
 
+def test_the_solver_is_an_option_off_by_default(engine):
+    assert "solver off choice off|on" in engine.ok("option").split("\n")
+    engine.ok("option solver on")
+    assert engine.error("option solver maybe") == "bad value 'maybe' for solver: one of off, on"
+
+
 def test_endgame_small_asks_each_game():
     assert not any(cls.start().endgame_small() for cls in GAMES.values())
     assert DvonnGame.from_position(endgame_positions(DvonnGame, 2, 3)[0]).endgame_small()
@@ -162,7 +168,7 @@ def run_engine(script: str) -> tuple[str, str]:
 
 def test_genmove_and_analyze_report_the_proven_margin():
     text, margin = winning_dvonn_position()
-    out, err = run_engine(f"setposition {text}\nanalyze 2000\nreg_genmove\n"
+    out, err = run_engine(f"option solver on\nsetposition {text}\nanalyze 2000\nreg_genmove\n"
                           f"option solver off\noption depth 1\nanalyze\nquit\n")
     analyses = [block for block in out.split("\n\n") if "score" in block]
     solved, searched = analyses
