@@ -31,8 +31,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(),
                         format="%(name)s %(levelname)s: %(message)s")
-    from .server import main_loop
     try:
+        from .server import main_loop
         main_loop(seed=args.seed)
     except KeyboardInterrupt:
         pass

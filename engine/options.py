@@ -32,6 +32,8 @@ class Options:
     keephash: str = choice("off", "off", "on")  # on: newgame & co. keep the hash table
     solver: str = choice("off", "off", "on")    # on: exact endgame solver before the search (not yet
                                                 # SPRT-confirmed, hence off; protocol.md 6.1)
+    multipv: int = number(1, 1, 10)           # candidates analyze reports (core MAX_MULTIPV)
+    ponder: str = choice("off", "off", "on")  # search on the opponent's time (engine/ponder.py)
 
     def listing(self) -> str:
         """One line per option: name, value, type and range or choices."""
