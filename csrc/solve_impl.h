@@ -75,17 +75,20 @@ static int S(solve_node)(S(Solver) *sv, const POS *p, int alpha, int beta, uint3
             }
         }
     }
-    /* Merge with what the slot already knows about this position: bounds only narrow. */
+    /* Merge with what the slot already knows about this position: bounds only narrow.
+     * The move kept is the one that proves the kept lower bound (a fail-low proves nothing). */
     int lo = best >= beta ? best : best > alpha0 ? best : -32000;
     int hi = best <= alpha0 ? best : best >= beta ? 32000 : best;
+    uint32_t keep = bestmove;
     if (slot->used && slot->key == key) {
+        if (slot->lo > lo || (best <= alpha0 && slot->move)) keep = slot->move;
         if (slot->lo > lo) lo = slot->lo;
         if (slot->hi < hi) hi = slot->hi;
     }
     slot->key = key;
     slot->lo = (int16_t)lo;
     slot->hi = (int16_t)hi;
-    slot->move = (uint16_t)bestmove;
+    slot->move = (uint16_t)keep;
     slot->used = 1;
     *bestout = bestmove;
     return best;
@@ -124,8 +127,17 @@ int CAT(solve_, GP)(const POS *root, const SolveParams *prm, SolveTT *tt, SolveR
     uint32_t best = MOVE_NONE;
     /* Win, draw or loss first (a null window around 0), then the exact margin. */
     int v = S(solve_node)(sv, root, -1, 1, &best);
-    if (!sv->aborted && v >= 1) v = S(solve_node)(sv, root, 0, 32000, &best);
-    else if (!sv->aborted && v <= -1) v = S(solve_node)(sv, root, -32000, 0, &best);
+    /* Then MTD(f): null windows around the current guess until the bounds meet. */
+    if (v != 0) {
+        int lo = v > 0 ? v : -32000, hi = v > 0 ? 32000 : v, g = v; /* fail-soft: a bound */
+        while (lo < hi && !sv->aborted) {
+            int b = g == lo ? g + 1 : g;
+            g = S(solve_node)(sv, root, b - 1, b, &best);
+            if (g < b) hi = g; else lo = g;
+        }
+        v = g;
+        if (!sv->aborted) v = S(solve_node)(sv, root, v - 1, v + 1, &best);
+    }
     int aborted = sv->aborted;
     res->nodes = sv->nodes;
     free(sv);
