@@ -46,6 +46,12 @@ int core_search(int game, const uint8_t *height, const uint8_t *top, const uint8
                 int side, int phase, const SearchParams *prm, int hash_mb,
                 SearchResult *res, uint32_t *turn, int *turnlen);
 void core_clear_hash(void);
+#define CORE_WEIGHT_MAX 1000000
+int core_weight_count(int game);
+int core_weight_info(int game, int i, const char **name, const char **help, int *value, int *deflt);
+int core_weight_set(int game, int i, int value);
+int core_eval_terms(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+                    int side, int phase, double *terms, int *out);
 
 extern "Python" void _core_on_iteration(void *userdata, const SearchResult *iteration);
 """
@@ -77,10 +83,10 @@ def _cflags() -> list[str]:
 
 
 def _sources(relative: bool) -> tuple[list[str], list[tuple[str, str | None]]]:
-    names = ["dvonn.c", "tt.c", "search.c", "core_api.c"]
+    names = ["dvonn.c", "dvonn_eval.c", "tt.c", "search.c", "core_api.c"]
     macros: list[tuple[str, str | None]] = []
     if os.path.exists(os.path.join(CSRC, "tzaar.c")) and os.path.exists(os.path.join(CSRC, "tzaar.h")):
-        names.append("tzaar.c")
+        names += ["tzaar.c", "tzaar_eval.c"]
         macros.append(("HAVE_TZAAR", "1"))
     # setuptools wants paths relative to setup.py's directory; ffi.compile() needs absolute ones.
     base = "csrc" if relative else CSRC
