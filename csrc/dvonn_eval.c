@@ -136,13 +136,16 @@ static inline int stacking_eval(const DvPos *p, const DvWeights *w, double *tr)
             cut = now - next;
         }
     }
-    return (v[p->side] - v[p->side ^ 1]) / 64 + cut;
+    TRACE(DVW_tempo, p->side, w->tempo);
+    return (v[p->side] - v[p->side ^ 1]) / 64 + cut + w->tempo;
 }
 
 static inline int eval_impl(const DvPos *p, double *tr)
 {
     const DvWeights *w = &dv_weights.w;
-    return p->phase == 0 ? placement_eval(p, w, tr) : stacking_eval(p, w, tr);
+    /* Late placements may be scored as stacking positions: one scale across the phase change. */
+    if (p->phase == 0 && p->placed < w->place_stacking_from) return placement_eval(p, w, tr);
+    return stacking_eval(p, w, tr);
 }
 
 int dv_eval(const DvPos *p) { return eval_impl(p, NULL); }

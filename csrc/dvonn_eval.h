@@ -14,6 +14,7 @@
     X(place_red_distance, 3, "placement: minus per step of mean distance to the reds, per piece") \
     X(place_clump, 5, "placement: minus per missing non-own neighbour below two") \
     X(place_edge, 2, "placement: own piece on the edge") \
+    X(place_stacking_from, 50, "placement: from this many pieces placed, score as in stacking (50 = never)") \
     X(field, 100, "stacking: field value of each own stack (64 + 64/4^d per red at distance d)") \
     X(height_on_red, 1024, "stacking: per piece of an own stack holding a red") \
     X(height_near_red, 256, "stacking: per piece of an own stack with field >= 80, red-free") \
@@ -22,7 +23,8 @@
     X(landing_on_enemy, 20, "stacking: field value of an enemy stack a mobile own stack reaches") \
     X(enemy_height_in_reach, 256, "stacking: per piece of an enemy stack a mobile own stack reaches") \
     X(cut_now, 30, "per piece of the best cut-off the side to act can make now") \
-    X(cut_next, 10, "per piece of the best cut-off the opponent threatens")
+    X(cut_next, 10, "per piece of the best cut-off the opponent threatens") \
+    X(tempo, 0, "stacking: the side to act (it moves first: damps the odd/even swing)")
 
 enum {
 #define X(name, deflt, help) DVW_##name,
