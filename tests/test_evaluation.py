@@ -111,3 +111,28 @@ def test_tzaar_start_position_is_symmetric_but_for_the_side_to_act(engine):
     rows = eval_rows(engine.ok("eval"))
     for name in ("type_count", "captures", "stackings"):
         assert rows[name][0] == rows[name][1] > 0
+
+
+def test_dvonn_tempo_goes_to_the_side_to_act_and_late_placements_can_score_as_stacking():
+    g = DvonnGame.from_position(stacking_position())
+    args = ("dvonn", list(g.cells), g.side, core_phase(g))
+    tempo = core.weights("dvonn")[[w.name for w in core.weights("dvonn")].index("tempo")]
+    base = core.evaluate(*args)
+    try:
+        core.set_weight("dvonn", "tempo", tempo.value + 100)
+        assert core.evaluate(*args) == base + 100
+    finally:
+        core.set_weight("dvonn", "tempo", tempo.value)
+    rng = random.Random(8)
+    late = DvonnGame()
+    while late.placed < 45:
+        late.push(rng.choice(late.legal_moves()))
+    args = ("dvonn", list(late.cells), late.side, core_phase(late))
+    placement_terms = dict((n, (w, b)) for n, w, b in core.eval_terms(*args)[1])
+    assert placement_terms["field"] == (0, 0) and placement_terms["place_edge"] != (0, 0)
+    try:
+        core.set_weight("dvonn", "place_stacking_from", 45)
+        stacking_terms = dict((n, (w, b)) for n, w, b in core.eval_terms(*args)[1])
+        assert stacking_terms["field"] != (0, 0) and stacking_terms["place_edge"] == (0, 0)
+    finally:
+        core.set_weight("dvonn", "place_stacking_from", 49 + 1)  # the default: never
