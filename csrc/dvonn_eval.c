@@ -125,6 +125,22 @@ static inline int stacking_eval(const DvPos *p, const DvWeights *w, double *tr)
         }
         v[s] = acc;
     }
+    if (w->mobile_stacks || w->stuck_pieces) {
+        /* Landing cells only ever empty in this phase: no landing now means none later,
+         * unless another stack lands on this one. */
+        for (int s = 0; s < 2; s++) {
+            int mobile = 0, stuck = 0;
+            for (uint64_t o = p->col[s]; o; o &= o - 1) {
+                int b = ctz64(o), h = p->height[b];
+                uint64_t t = h > 10 ? 0 : LAND[b][h] & p->occ;
+                if (!t) stuck += h;
+                else if (!(sur >> b & 1)) mobile++;
+            }
+            v[s] += 64 * (w->mobile_stacks * mobile - w->stuck_pieces * stuck);
+            TRACE(DVW_mobile_stacks, s, w->mobile_stacks * mobile);
+            TRACE(DVW_stuck_pieces, s, -w->stuck_pieces * stuck);
+        }
+    }
     int cut = 0;
     if (w->cut_now || w->cut_next) {
         uint64_t cutv = cut_cells(p->occ) & ~sur & ~p->red;

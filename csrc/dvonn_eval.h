@@ -24,7 +24,9 @@
     X(enemy_height_in_reach, 256, "stacking: per piece of an enemy stack a mobile own stack reaches") \
     X(cut_now, 30, "per piece of the best cut-off the side to act can make now") \
     X(cut_next, 10, "per piece of the best cut-off the opponent threatens") \
-    X(tempo, 0, "stacking: the side to act (it moves first: damps the odd/even swing)")
+    X(tempo, 0, "stacking: the side to act (it moves first: damps the odd/even swing)") \
+    X(mobile_stacks, 0, "stacking: per own stack that can move now (move-count parity, the last moves)") \
+    X(stuck_pieces, 0, "stacking: per piece in an own stack with nowhere to land, ever (cells only empty)")
 
 enum {
 #define X(name, deflt, help) DVW_##name,
