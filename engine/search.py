@@ -21,6 +21,7 @@ from .tzaar import Action, TzaarGame
 
 log = logging.getLogger("engine.search")
 DEFAULT_MOVETIME_MS = 1000
+LATE_PLACEMENT = 38  # DVONN: from this many pieces placed, placements get stacking-sized thinks
 
 
 @dataclass
@@ -55,7 +56,9 @@ def core_phase(game) -> int:
 def moves_to_go(game) -> int:
     """How many more moves of ours the clock must still pay for (an estimate)."""
     if isinstance(game, DvonnGame):
-        if game.placed < POINTS:  # placement gets roughly a third of the game's time
+        if game.placed < POINTS:
+            if game.placed >= LATE_PLACEMENT:  # the last placements decide many games
+                return (POINTS - game.placed) // 2 + 14
             return (POINTS - game.placed) // 2 + 55
         # Front-load the stacking phase: the first stacking moves decide the game, the end
         # is proven quickly and clock left over at the end is wasted.
