@@ -1,9 +1,7 @@
 #include "core_api.h"
 
 #include "dvonn_eval.h"
-#ifdef HAVE_TZAAR
 #include "tzaar_eval.h"
-#endif
 
 #include <pthread.h>
 #include <string.h>
@@ -15,27 +13,19 @@ static TT g_tt;
 static void global_init(void)
 {
     dv_global_init();
-#ifdef HAVE_TZAAR
     tz_global_init();
-#endif
 }
 
 typedef union {
     DvPos dv;
-#ifdef HAVE_TZAAR
     TzPos tz;
-#endif
 } AnyPos;
 
 const char *core_version(void) { return CORE_VERSION; }
 
 int core_has_game(int game)
 {
-    if (game == CORE_GAME_DVONN) return 1;
-#ifdef HAVE_TZAAR
-    if (game == CORE_GAME_TZAAR) return 1;
-#endif
-    return 0;
+    return game == CORE_GAME_DVONN || game == CORE_GAME_TZAAR;
 }
 
 int core_points(int game)
@@ -47,17 +37,14 @@ static int make_pos(int game, AnyPos *p, const uint8_t *height, const uint8_t *t
                     const uint8_t *extra, int side, int phase)
 {
     pthread_once(&g_once, global_init);
-    if (!core_has_game(game) || !height || !top) return -1;
+    if (!core_has_game(game) || !height || !top || side < 0 || side > 1 || phase < 0 || phase > 2)
+        return -1;
     if (game == CORE_GAME_DVONN) {
         dv_init(&p->dv, height, top, extra, side, phase);
         return 0;
     }
-#ifdef HAVE_TZAAR
     tz_init(&p->tz, height, top, extra, side, phase);
     return 0;
-#else
-    return -1;
-#endif
 }
 
 int core_perft(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
@@ -65,9 +52,7 @@ int core_perft(int game, const uint8_t *height, const uint8_t *top, const uint8_
 {
     AnyPos p;
     if (depth < 0 || make_pos(game, &p, height, top, extra, side, phase)) return -1;
-#ifdef HAVE_TZAAR
     if (game == CORE_GAME_TZAAR) { *out = tz_perft(&p.tz, depth); return 0; }
-#endif
     *out = dv_perft(&p.dv, depth);
     return 0;
 }
@@ -77,9 +62,7 @@ int core_legal(int game, const uint8_t *height, const uint8_t *top, const uint8_
 {
     AnyPos p;
     if (make_pos(game, &p, height, top, extra, side, phase)) return -1;
-#ifdef HAVE_TZAAR
     if (game == CORE_GAME_TZAAR) return tz_gen(&p.tz, moves);
-#endif
     return dv_gen(&p.dv, moves);
 }
 
@@ -88,14 +71,11 @@ int core_eval(int game, const uint8_t *height, const uint8_t *top, const uint8_t
 {
     AnyPos p;
     if (make_pos(game, &p, height, top, extra, side, phase)) return -1;
-#ifdef HAVE_TZAAR
     if (game == CORE_GAME_TZAAR) { *out = tz_eval(&p.tz); return 0; }
-#endif
     *out = dv_eval(&p.dv);
     return 0;
 }
 
-#ifdef HAVE_TZAAR
 /* The turn's second action when the PV does not reach it (short or TT-cut PV). */
 static uint32_t tz_second_action(const TzPos *after, const SearchResult *res, const SearchParams *prm)
 {
@@ -115,7 +95,6 @@ static uint32_t tz_second_action(const TzPos *after, const SearchResult *res, co
     search_tz(after, &sub, &g_tt, &r2);
     return r2.best;
 }
-#endif
 
 int core_search(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                 int side, int phase, const SearchParams *prm, int hash_mb,
@@ -124,10 +103,9 @@ int core_search(int game, const uint8_t *height, const uint8_t *top, const uint8
     AnyPos p;
     if (make_pos(game, &p, height, top, extra, side, phase)) return -1;
     pthread_mutex_lock(&g_lock);
-    int rc = tt_resize(&g_tt, hash_mb > 0 ? (size_t)hash_mb : 1);
+    int rc = tt_resize(&g_tt, hash_mb > 0 ? (size_t)hash_mb : 1) ? CORE_NO_MEMORY : 0;
     if (rc == 0) {
         *turnlen = 0;
-#ifdef HAVE_TZAAR
         if (game == CORE_GAME_TZAAR) {
             rc = search_tz(&p.tz, prm, &g_tt, res);
             if (rc == 0 && res->best != MOVE_NONE) {
@@ -139,9 +117,7 @@ int core_search(int game, const uint8_t *height, const uint8_t *top, const uint8
                     if (m2 != MOVE_NONE) turn[(*turnlen)++] = m2;
                 }
             }
-        } else
-#endif
-        {
+        } else {
             rc = search_dv(&p.dv, prm, &g_tt, res);
             if (rc == 0 && res->best != MOVE_NONE) turn[(*turnlen)++] = res->best;
         }
@@ -167,12 +143,10 @@ static int weight_table(int game, WeightTable *t)
         *t = (WeightTable){dv_weights.v, DV_WEIGHT_INFO, DV_NWEIGHTS};
         return 0;
     }
-#ifdef HAVE_TZAAR
     if (game == CORE_GAME_TZAAR) {
         *t = (WeightTable){tz_weights.v, TZ_WEIGHT_INFO, TZ_NWEIGHTS};
         return 0;
     }
-#endif
     return -1;
 }
 
@@ -215,11 +189,7 @@ int core_eval_terms(int game, const uint8_t *height, const uint8_t *top, const u
     AnyPos p;
     if (make_pos(game, &p, height, top, extra, side, phase)) return -1;
     pthread_mutex_lock(&g_lock);
-#ifdef HAVE_TZAAR
-    if (game == CORE_GAME_TZAAR) *out = tz_eval_terms(&p.tz, terms);
-    else
-#endif
-    *out = dv_eval_terms(&p.dv, terms);
+    *out = game == CORE_GAME_TZAAR ? tz_eval_terms(&p.tz, terms) : dv_eval_terms(&p.dv, terms);
     pthread_mutex_unlock(&g_lock);
     return 0;
 }

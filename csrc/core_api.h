@@ -6,21 +6,24 @@
 
 #include "search.h"
 
-#define CORE_GAME_DVONN 0
+#define CORE_GAME_DVONN 0   /* engine/core.py finds CORE_GAME_<NAME> by the game's name */
 #define CORE_GAME_TZAAR 1
+#define CORE_MAX_MOVES 400  /* room core_legal needs */
+#define CORE_NO_MEMORY -2   /* core_search: the hash table could not be allocated */
 
 const char *core_version(void);
 int  core_has_game(int game);
 int  core_points(int game);
 int  core_perft(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                 int side, int phase, int depth, uint64_t *out);
-/* Legal actions now (count, or -1); moves needs room for 400. */
+/* Legal actions now (count, or -1); moves needs room for CORE_MAX_MOVES. */
 int  core_legal(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                 int side, int phase, uint32_t *moves);
 int  core_eval(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                int side, int phase, int *out);
 /* Search; turn[0..*turnlen) = actions the side to act plays now (TZAAR: the whole turn).
- * One search at a time per process (serialised by a lock); the TT persists between calls. */
+ * One search at a time per process (serialised by a lock); the TT persists between calls
+ * until core_clear_hash.  Returns 0, -1 for a bad position, CORE_NO_MEMORY. */
 int  core_search(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                  int side, int phase, const SearchParams *prm, int hash_mb,
                  SearchResult *res, uint32_t *turn, int *turnlen);

@@ -140,17 +140,6 @@ void dv_init(DvPos *p, const uint8_t *height, const uint8_t *top,
     p->hash = h;
 }
 
-void dv_export(const DvPos *p, uint8_t *height, uint8_t *top, uint8_t *extra)
-{
-    for (int i = 0; i < DV_POINTS; i++) {
-        int b = IDX2BIT[i];
-        uint64_t bit = 1ull << b;
-        height[i] = p->height[b];
-        top[i] = (uint8_t)top_of(p, bit);
-        extra[i] = (p->red & bit) != 0;
-    }
-}
-
 int dv_side(const DvPos *p) { return p->side; }
 uint64_t dv_hash(const DvPos *p) { return p->hash; }
 

@@ -45,6 +45,5 @@ uint64_t dv_perft(const DvPos *p, int depth);
 
 /* Export back to canonical arrays (height, top 0/1/2, number of reds is not
  * tracked exactly: extra = 1 if the stack contains red). */
-void     dv_export(const DvPos *p, uint8_t *height, uint8_t *top, uint8_t *extra);
 
 #endif

@@ -33,7 +33,6 @@ static inline int score_from_tt(int v, int ply)
 #undef POS
 #undef MAXMOVES
 
-#ifdef HAVE_TZAAR
 #define GP tz
 #define POS TzPos
 #define MAXMOVES TZ_MAX_MOVES
@@ -41,4 +40,3 @@ static inline int score_from_tt(int v, int ply)
 #undef GP
 #undef POS
 #undef MAXMOVES
-#endif

@@ -47,9 +47,7 @@ static inline int search_terminal_score(int score_white, int side, int ply)
 
 #include "dvonn.h"
 int search_dv(const DvPos *root, const SearchParams *prm, TT *tt, SearchResult *res);
-#ifdef HAVE_TZAAR
 #include "tzaar.h"
 int search_tz(const TzPos *root, const SearchParams *prm, TT *tt, SearchResult *res);
-#endif
 
 #endif

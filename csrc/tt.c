@@ -101,12 +101,3 @@ write:;
     __atomic_store_n(&b[victim].data, d, __ATOMIC_RELAXED);
     __atomic_store_n(&b[victim].keyx, key ^ d, __ATOMIC_RELAXED);
 }
-
-int tt_permille_used(const TT *tt)
-{
-    if (!tt->slots) return 0;
-    int used = 0;
-    for (int i = 0; i < 1000 * BUCKET && (size_t)i < (tt->mask + 1) * BUCKET; i++)
-        used += tt->slots[i].data != 0 && (unsigned)(tt->slots[i].data >> 58) == tt->age;
-    return used / BUCKET;
-}

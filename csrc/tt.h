@@ -36,6 +36,5 @@ void tt_clear(TT *tt);
 void tt_new_search(TT *tt);
 int  tt_probe(const TT *tt, uint64_t key, TTHit *hit);
 void tt_store(TT *tt, uint64_t key, uint32_t move, int32_t score, int depth, int flag);
-int  tt_permille_used(const TT *tt);
 
 #endif

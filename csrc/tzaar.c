@@ -22,6 +22,7 @@
  *   coordinate-walking reference implementation along random games.
  */
 #include "tzaar.h"
+#include "common.h"
 #include "tzaar_eval.h"
 
 #include <string.h>
@@ -54,16 +55,14 @@ static int8_t   PX[TZ_NPOINTS], PY[TZ_NPOINTS];
 #define BIT(i) (1ULL << (i))
 #define B63 (1ULL << 63)
 
-static inline int lsb64(uint64_t b) { return __builtin_ctzll(b); }
 static inline int msb64(uint64_t b) { return 63 - __builtin_clzll(b); }
-static inline int pop64(uint64_t b) { return __builtin_popcountll(b); }
 
-static uint64_t splitmix(uint64_t *s)
+/* The key sequence of common.h's splitmix64 over a counter. */
+static uint64_t next_key(uint64_t *s)
 {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
+    uint64_t key = splitmix64(*s);
+    *s += 0x9E3779B97F4A7C15ULL;
+    return key;
 }
 
 /* Height as capture power, diminishing returns (bonus over a single piece); kept
@@ -118,9 +117,9 @@ void tz_global_init(void)
     for (int p = 0; p < TZ_NPOINTS; p++)
         for (int c = 0; c < 6; c++)
             for (int h = 0; h < 32; h++)
-                ZOB[p][c][h] = splitmix(&s);
-    ZSIDE = splitmix(&s);
-    for (int k = 0; k < 3; k++) ZPHASE[k] = splitmix(&s);
+                ZOB[p][c][h] = next_key(&s);
+    ZSIDE = next_key(&s);
+    for (int k = 0; k < 3; k++) ZPHASE[k] = next_key(&s);
     tz_eval_init();
 }
 
@@ -133,7 +132,7 @@ static inline uint64_t zkey(int p, int code, int h)
 /* Rules core                                                          */
 /* ------------------------------------------------------------------ */
 
-#define BLK_E(R, d) lsb64((R)[d] & oe)
+#define BLK_E(R, d) ctz64((R)[d] & oe)
 #define BLK_O(R, d) ((msb64((R)[d] & oo) - 1) & 63)
 
 /* Line-of-sight relations between mutually first-met stacks a and b, added
@@ -201,7 +200,7 @@ static void pairs_full(TzPos *p)
     PairDelta dl;
     pair_begin(p, &dl);
     for (uint64_t b = p->occ; b; b &= b - 1) {
-        const int s = lsb64(b);
+        const int s = ctz64(b);
         for (int d = 0; d < 6; d += 2) {
             const int t = BLK_E(RAYX[s], d);
             pair_upd(p, &dl, s, t, t != 63);
@@ -216,7 +215,7 @@ int tz_has_capture(const TzPos *p, int c)
     const uint64_t oe = occ | B63, oo = (occ << 1) | 1;
     const uint8_t *h = p->h;
     for (uint64_t b = p->col[c]; b; b &= b - 1) {
-        const int f = lsb64(b), hf = h[f];
+        const int f = ctz64(b), hf = h[f];
         const uint64_t *R = RAYX[f];
         const int t0 = BLK_E(R, 0), t1 = BLK_O(R, 1), t2 = BLK_E(R, 2);
         const int t3 = BLK_O(R, 3), t4 = BLK_E(R, 4), t5 = BLK_O(R, 5);
@@ -232,7 +231,7 @@ uint64_t tz_hash_full(const TzPos *p)
 {
     uint64_t k = 0;
     for (uint64_t b = p->occ; b; b &= b - 1) {
-        int i = lsb64(b);
+        int i = ctz64(b);
         k ^= zkey(i, p->code[i], p->h[i]);
     }
     if (p->side) k ^= ZSIDE;
@@ -296,7 +295,7 @@ int tz_gen(const TzPos *p, uint32_t *mv)
 #define STK(t) do { mv[n] = (uint32_t)(f | (t) << 6 | TZ_KIND_STACK << 12); n += (int)((own >> (t)) & 1); } while (0)
     if (p->phase == 2) {
         for (uint64_t b = own; b; b &= b - 1) {
-            const int f = lsb64(b), hf = h[f];
+            const int f = ctz64(b), hf = h[f];
             BLOCKERS6(f);
             CAP(t0); STK(t0); CAP(t1); STK(t1); CAP(t2); STK(t2);
             CAP(t3); STK(t3); CAP(t4); STK(t4); CAP(t5); STK(t5);
@@ -304,7 +303,7 @@ int tz_gen(const TzPos *p, uint32_t *mv)
         mv[n++] = TZ_MOVE_PASS;
     } else {
         for (uint64_t b = own; b; b &= b - 1) {
-            const int f = lsb64(b), hf = h[f];
+            const int f = ctz64(b), hf = h[f];
             BLOCKERS6(f);
             CAP(t0); CAP(t1); CAP(t2); CAP(t3); CAP(t4); CAP(t5);
         }
@@ -325,21 +324,12 @@ int tz_count_actions(const TzPos *p)
     int n = 0;
 #define CNT(t) (n += (int)((en >> (t)) & 1) & (h[t] <= hf), n += (int)((own >> (t)) & 1))
     for (uint64_t b = p->col[s]; b; b &= b - 1) {
-        const int f = lsb64(b), hf = h[f];
+        const int f = ctz64(b), hf = h[f];
         BLOCKERS6(f);
         CNT(t0); CNT(t1); CNT(t2); CNT(t3); CNT(t4); CNT(t5);
     }
 #undef CNT
     return n + (p->phase == 2);
-}
-
-int tz_is_legal(const TzPos *p, uint32_t move)
-{
-    uint32_t mv[TZ_MAX_MOVES];
-    int n = tz_gen(p, mv);
-    for (int i = 0; i < n; i++)
-        if (mv[i] == move) return 1;
-    return 0;
 }
 
 /* hand the turn to the other side; the receiver without a capture loses */
@@ -511,7 +501,7 @@ uint64_t tz_attackers(const TzPos *p, uint64_t m, int c)
     const uint64_t oe = p->occ | B63, oo = (p->occ << 1) | 1, own = p->col[c];
     uint64_t a = 0;
     for (; m; m &= m - 1) {
-        const int x = lsb64(m), hx = p->h[x];
+        const int x = ctz64(m), hx = p->h[x];
         BLOCKERS6(x);
         const int tl[6] = {t0, t1, t2, t3, t4, t5};
         for (int d = 0; d < 6; d++)
@@ -544,37 +534,4 @@ int tz_move_order(const TzPos *p, uint32_t m)
     if (n == 1 && ct != cf) return 0;                  /* buries own last visible type */
     int v = 100 + 20 * (ht + p->h[f] > 8 ? 8 : ht + p->h[f]) - 10 * (16 - cl15(n)) / 2;
     return v < 10 ? 10 : v > 400 ? 400 : v;
-}
-
-/* ------------------------------------------------------------------ */
-/* Fixed opening                                                       */
-/* ------------------------------------------------------------------ */
-
-static int point_by_name(const char *s)
-{
-    int x = s[0] - 'A' - 4;
-    int lo = x < 0 ? -4 - x : -4;
-    if (lo < -4) lo = -4;
-    int y = lo + (s[1] - '1');
-    return point_at(x, y);
-}
-
-void tz_fixed_opening(uint8_t *height, uint8_t *top)
-{
-    static const char *const LIST[6] = {
-        "C5D3D6E3G4G5",
-        "B5C2C6D2D7E2H3H4H5",
-        "A5B1B6C1C7D1D5D8E1E4F5I2I3I4I5",
-        "C3C4E7F3F6G3",
-        "B2B3B4E8F2F7G2G6H2",
-        "A1A2A3A4D4E6E9F1F4F8G1G7H1H6I1",
-    };
-    memset(height, 0, TZ_NPOINTS);
-    memset(top, 0, TZ_NPOINTS);
-    for (int c = 0; c < 6; c++)
-        for (const char *s = LIST[c]; *s; s += 2) {
-            int i = point_by_name(s);
-            height[i] = 1;
-            top[i] = (uint8_t)c;
-        }
 }

@@ -58,9 +58,7 @@ uint64_t tz_perft(const TzPos *p, int depth);
 int      tz_count_actions(const TzPos *p);           /* == tz_gen's count, no list */
 int      tz_has_capture(const TzPos *p, int colour); /* colour has a capture now */
 uint64_t tz_hash_full(const TzPos *p);               /* hash recomputed from scratch */
-int      tz_is_legal(const TzPos *p, uint32_t move);  /* move is among tz_gen's */
 uint64_t tz_attacked(const TzPos *p);                /* stacks an enemy stack can capture now */
 /* Fixed opening of the rules (colour 0 White); heights 1. */
-void     tz_fixed_opening(uint8_t *height, uint8_t *top);
 
 #endif

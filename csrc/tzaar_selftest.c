@@ -1,4 +1,6 @@
-/* Standalone self-test for the TZAAR module (not part of the package build).
+/* Standalone self-test for the TZAAR module (not part of the package build); the fixed
+ * layout comes from engine/openings.py (its only copy), as 60 letters in point order:
+ *   export TZAAR_FIXED_LAYOUT=$(python3 -c 'from engine.openings import fixed_opening; print("".join(fixed_opening()))')
  *   gcc -O2 -Wall -Wextra -std=c11 -fsanitize=address,undefined csrc/tzaar.c csrc/tzaar_selftest.c -o /tmp/tzt && /tmp/tzt
  *   gcc -O3 -Wall -Wextra -std=c11 csrc/tzaar.c csrc/tzaar_selftest.c -o /tmp/tzt3 && /tmp/tzt3 bench
  * Modes: (none) = all tests; "rays" = dump ray tables; "bench" = tests + perft(2)/(3) timing;
@@ -10,6 +12,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The fixed layout from TZAAR_FIXED_LAYOUT: 60 letters a b c A B C in canonical point order. */
+static void fixed_opening(uint8_t *height, uint8_t *top)
+{
+    static const char CODES[] = "abcABC";
+    const char *layout = getenv("TZAAR_FIXED_LAYOUT");
+    if (!layout || strlen(layout) != 60) {
+        fprintf(stderr, "set TZAAR_FIXED_LAYOUT to the fixed layout's 60 letters (see the top of this file)\n");
+        exit(2);
+    }
+    for (int i = 0; i < 60; i++) {
+        const char *c = strchr(CODES, layout[i]);
+        if (!c || !*c) { fprintf(stderr, "TZAAR_FIXED_LAYOUT: bad letter %c\n", layout[i]); exit(2); }
+        height[i] = 1;
+        top[i] = (uint8_t)(c - CODES);
+    }
+}
 #include <time.h>
 
 static int fails = 0;
@@ -187,7 +206,7 @@ static void random_games(int ngames, uint64_t *actions_out, int *white_wins)
     uint64_t actions = 0;
     int ww = 0;
     for (int g = 0; g < ngames; g++) {
-        tz_fixed_opening(h, t);
+        fixed_opening(h, t);
         if (g & 1) {   /* a random opening: shuffle the 60 pieces */
             for (int i = 59; i > 0; i--) {
                 int j = (int)(lcg() % (uint32_t)(i + 1));
@@ -294,7 +313,7 @@ int main(int argc, char **argv)
     int bench = argc > 1 && !strcmp(argv[1], "bench");
 
     uint8_t h[60], t[60];
-    tz_fixed_opening(h, t);
+    fixed_opening(h, t);
     int counts[6] = {0};
     for (int i = 0; i < 60; i++) counts[t[i]] += h[i];
     CHECK(counts[0] == 6 && counts[1] == 9 && counts[2] == 15 && counts[3] == 6 && counts[4] == 9 && counts[5] == 15,

@@ -9,9 +9,12 @@ from . import ENGINE_NAME, __version__
 
 
 def seed_value(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) >= 1 << 64:
-        raise argparse.ArgumentTypeError("a whole number from 0 to 18446744073709551615")
-    return int(text)
+    from .arguments import CommandError, whole_number
+    from .openings import MASK64
+    try:
+        return whole_number(text, "seed", 0, MASK64)
+    except CommandError:
+        raise argparse.ArgumentTypeError(f"a whole number from 0 to {MASK64}") from None
 
 
 def main(argv=None) -> int:

@@ -20,10 +20,15 @@ ROOT = os.path.dirname(HERE)
 CSRC = os.path.join(ROOT, "csrc")
 
 CDEF = """
-#define MAX_PLY 200
+#define MAX_PLY ...
+#define SCORE_WIN ...
+#define CORE_GAME_DVONN ...
+#define CORE_GAME_TZAAR ...
+#define CORE_MAX_MOVES ...
+#define CORE_NO_MEMORY ...
 typedef struct {
     uint32_t best; int32_t score; int32_t depth; int32_t seldepth; int32_t proven;
-    int32_t pvlen; uint64_t nodes; double time_ms; uint32_t pv[200];
+    int32_t pvlen; uint64_t nodes; double time_ms; uint32_t pv[...];
     ...;
 } SearchResult;
 typedef void (*SearchCallback)(void *userdata, const SearchResult *iteration);
@@ -82,27 +87,23 @@ def _cflags() -> list[str]:
     return flags
 
 
-def _sources(relative: bool) -> tuple[list[str], list[tuple[str, str | None]]]:
-    names = ["dvonn.c", "dvonn_eval.c", "tt.c", "search.c", "core_api.c"]
-    macros: list[tuple[str, str | None]] = []
-    if os.path.exists(os.path.join(CSRC, "tzaar.c")) and os.path.exists(os.path.join(CSRC, "tzaar.h")):
-        names += ["tzaar.c", "tzaar_eval.c"]
-        macros.append(("HAVE_TZAAR", "1"))
+SOURCES = ["dvonn.c", "dvonn_eval.c", "tzaar.c", "tzaar_eval.c", "tt.c", "search.c", "core_api.c"]
+
+
+def _sources(relative: bool) -> list[str]:
     # setuptools wants paths relative to setup.py's directory; ffi.compile() needs absolute ones.
     base = "csrc" if relative else CSRC
-    return [os.path.join(base, n) for n in names], macros
+    return [os.path.join(base, n) for n in SOURCES]
 
 
 def make_builder(relative: bool = True) -> FFI:
     builder = FFI()
     builder.cdef(CDEF)
-    sources, macros = _sources(relative)
     builder.set_source(
         "engine._core",
         '#include "core_api.h"\n',
-        sources=sources,
+        sources=_sources(relative),
         include_dirs=[CSRC],
-        define_macros=macros,
         extra_compile_args=_cflags(),
         extra_link_args=["-pthread"] + shlex.split(os.environ.get("GIPF_CORE_LDFLAGS", "")),
     )

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from . import gtp
+
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_ENGINE = f"{shlex.quote(sys.executable)} -m engine"
 
@@ -55,10 +57,11 @@ class EngineProcess:
                 break
             if reply or lines:
                 lines.append(reply)
-        head = lines[0]
-        first = head[1:].lstrip("0123456789")
-        text = "\n".join([first.strip()] + lines[1:]).strip()
-        return head.startswith("="), text
+        try:
+            ok, _, text = gtp.parse_reply(lines)
+        except ValueError as e:
+            raise EngineError(f"{self.name}: {e}") from None
+        return ok, text
 
     def ask(self, line: str) -> str:
         """The reply text; EngineError for a '?' reply."""
@@ -84,27 +87,9 @@ class EngineProcess:
             self.proc.wait()
 
 
-# --- CodeCup 2011 DVONN players ------------------------------------------------------
-# One move per line: a placement 'D3', a stack move 'E3F3', 'PASS'.  White gets 'Start'
-# first; Black's first line is White's first move; 'Quit' ends the game.
-
-def codecup_to_move(line: str) -> str:
-    """'E3F3' -> 'E3-F3', 'D3' -> 'D3', 'PASS' -> 'pass' (ValueError if not a move)."""
-    from .records import RecordError, dvonn_canonical
-    text = line.strip()
-    if "-" in text or " " in text:
-        raise ValueError(f"{line!r} is not a CodeCup move (D3, E3F3 or PASS)")
-    try:
-        return dvonn_canonical(text)
-    except RecordError as e:
-        raise ValueError(f"{line!r} is not a CodeCup move: {e}") from None
-
-
-def move_to_codecup(move: str) -> str:
-    """'E3-F3' -> 'E3F3', 'D3' -> 'D3', 'pass' -> 'PASS'."""
-    from .records import dvonn_canonical
-    return dvonn_canonical(move).replace("-", "").upper()
-
+# --- CodeCup 2011 DVONN players (notation: engine/records/dvonn_notation.py) ----------
+# One move per line; White gets 'Start' first; Black's first line is White's first move;
+# 'Quit' ends the game.
 
 class LinePlayer:
     """A process speaking a one-line-per-move protocol, read with a timeout."""

@@ -4,14 +4,16 @@ Import is cheap and never compiles: when the extension is missing or broken,
 ``AVAILABLE`` is False, ``UNAVAILABLE_REASON`` says why, and every function
 raises ``CoreUnavailable``.
 
-Positions are passed as in the rules modules: ``cells`` = one string per point
-in canonical order (stack bottom-to-top; DVONN 'W','B','R'; TZAAR 'a','b','c'
-White, 'A','B','C' Black), ``side`` 0 White / 1 Black, ``phase``:
-DVONN 0/'placement', 1/'movement'; TZAAR 0/'opening', 1/'turn' (first action),
-2 (second action of a turn).
+Positions are passed as in the rules modules: ``game`` = a name in
+engine/games.py, ``cells`` = one string per point in canonical order (stack
+bottom-to-top), ``side`` 0 White / 1 Black, ``phase`` = the game's
+``core_phase`` (TZAAR: 2 is the second action of a turn).  The game class says
+how a stack is encoded (``core_top_codes``, ``core_extra``) and names the move
+kinds (``core_kinds``); the C constants come through cffi.
 
-Moves come back as tuples: DVONN ('place', -1, to) / ('move', from, to) /
-('pass', -1, -1); TZAAR ('capture'|'stack', from, to) / ('pass', -1, -1).
+Moves come back as tuples (kind, from, to): DVONN ('place', -1, to) /
+('move', from, to) / ('pass', -1, -1); TZAAR ('capture'|'stack', from, to) /
+('pass', -1, -1).  A failing core raises ``CoreError``.
 The C calls release the GIL, so another thread may ``StopFlag.set()`` a search.
 """
 from __future__ import annotations
@@ -31,19 +33,17 @@ except Exception as _exc:  # noqa: BLE001 - any import failure means "no core"
     AVAILABLE = False
     UNAVAILABLE_REASON = f"engine._core not importable ({type(_exc).__name__}: {_exc})"
 
-GAMES = {"dvonn": 0, "tzaar": 1}
-POINTS = {"dvonn": 49, "tzaar": 60}
-MAX_MOVES = 400
-MOVE_PASS = 0x2FFF
-_PHASES = {"placement": 0, "movement": 1, "opening": 0, "turn": 1}
-_DV_TOP = {"W": 0, "B": 1, "R": 2}
-_TZ_TOP = {"a": 0, "b": 1, "c": 2, "A": 3, "B": 4, "C": 5}
-_KINDS = {"dvonn": ("move", "place", "pass"), "tzaar": ("capture", "stack", "pass")}
-
 Move = tuple[str, int, int]
+# The C side's constants, read through cffi (`#define X ...` in _core_build.CDEF).
+MAX_MOVES = _lib.CORE_MAX_MOVES if AVAILABLE else 400
+WIN = _lib.SCORE_WIN if AVAILABLE else 1_000_000  # |score| >= WIN: a proven win/loss
 
 
-class CoreUnavailable(RuntimeError):
+class CoreError(RuntimeError):
+    """The core could not do what was asked (bad position, out of memory, a failed callback)."""
+
+
+class CoreUnavailable(CoreError):
     """The compiled core is not built or cannot be loaded."""
 
 
@@ -61,9 +61,6 @@ class SearchResult:
     @property
     def nps(self) -> int:
         return int(self.nodes * 1000 / self.time_ms) if self.time_ms > 0 else 0
-
-
-WIN = 1_000_000  # SCORE_WIN in csrc/search.h
 
 
 class StopFlag:
@@ -86,8 +83,21 @@ def core_version() -> str:
     return _ffi.string(_lib.core_version()).decode()
 
 
+def _game_class(game: str):
+    from .games import GAMES
+    cls = GAMES.get(game)
+    if cls is None:
+        raise CoreError(f"no such game: {game!r}")
+    return cls
+
+
+def _game_id(game: str) -> int:
+    """The core's number for a game: CORE_GAME_<NAME> in csrc/core_api.h, -1 if it has none."""
+    return getattr(_lib, f"CORE_GAME_{game.upper()}", -1) if AVAILABLE else -1
+
+
 def has_game(game: str) -> bool:
-    return AVAILABLE and game in GAMES and bool(_lib.core_has_game(GAMES[game]))
+    return AVAILABLE and bool(_lib.core_has_game(_game_id(game)))
 
 
 def _require(game: Optional[str] = None) -> None:
@@ -98,71 +108,63 @@ def _require(game: Optional[str] = None) -> None:
 
 
 def _arrays(game: str, cells: Sequence[str]):
-    n = POINTS[game]
+    """The per-point height/top/extra arrays of csrc/CONTRACT.md; ValueError if impossible."""
+    cls = _game_class(game)
+    n = _lib.core_points(_game_id(game))
     if len(cells) != n:
         raise ValueError(f"{game} needs {n} cells, got {len(cells)}")
     height = _ffi.new("uint8_t[]", n)
     top = _ffi.new("uint8_t[]", n)
     extra = _ffi.new("uint8_t[]", n)
-    table = _DV_TOP if game == "dvonn" else _TZ_TOP
+    codes = cls.core_top_codes
     for i, stack in enumerate(cells):
         if not stack:
             continue
-        if len(stack) > 255:
+        code = codes.find(stack[-1])
+        if code < 0:
+            raise ValueError(f"bad piece {stack[-1]!r} at point {i} for {game}")
+        if len(stack) > 255 or not 0 <= cls.core_extra(stack) <= 255:
             raise ValueError("stack too tall")
-        height[i] = len(stack)
-        try:
-            top[i] = table[stack[-1]]
-        except KeyError:
-            raise ValueError(f"bad piece {stack[-1]!r} at point {i} for {game}") from None
-        if game == "dvonn":
-            extra[i] = stack.count("R")
+        height[i], top[i], extra[i] = len(stack), code, cls.core_extra(stack)
     return height, top, extra
 
 
-def _phase(phase: int | str) -> int:
-    return _PHASES[phase] if isinstance(phase, str) else int(phase)
-
-
 def decode_move(game: str, raw: int) -> Move:
-    kind = _KINDS[game][raw >> 12]
+    kind = _game_class(game).core_kinds[raw >> 12]
     if kind == "pass":
         return ("pass", -1, -1)
     src = raw & 63
     return (kind, -1 if kind == "place" else src, (raw >> 6) & 63)
 
 
-def perft(game: str, cells: Sequence[str], side: int, phase: int | str, depth: int) -> int:
+def perft(game: str, cells: Sequence[str], side: int, phase: int, depth: int) -> int:
     """Leaf count after depth plies (DVONN: moves; TZAAR: whole turns)."""
     _require(game)
     h, t, e = _arrays(game, cells)
     out = _ffi.new("uint64_t *")
-    if _lib.core_perft(GAMES[game], h, t, e, side, _phase(phase), depth, out) < 0:
+    if _lib.core_perft(_game_id(game), h, t, e, side, phase, depth, out) < 0:
         raise ValueError("bad perft arguments")
     return int(out[0])
 
 
-def dvonn_perft(cells: Sequence[str], side: int, phase: int | str, depth: int) -> int:
-    return perft("dvonn", cells, side, phase, depth)
-
-
-def legal_moves(game: str, cells: Sequence[str], side: int, phase: int | str) -> list[Move]:
+def legal_moves(game: str, cells: Sequence[str], side: int, phase: int) -> list[Move]:
     """Legal single actions for the side to act, as the core generates them."""
     _require(game)
     h, t, e = _arrays(game, cells)
     buf = _ffi.new("uint32_t[]", MAX_MOVES)
-    n = _lib.core_legal(GAMES[game], h, t, e, side, _phase(phase), buf)
+    n = _lib.core_legal(_game_id(game), h, t, e, side, phase, buf)
     if n < 0:
         raise ValueError("bad position arguments")
     return [decode_move(game, buf[i]) for i in range(n)]
 
 
-def evaluate(game: str, cells: Sequence[str], side: int, phase: int | str) -> int:
-    """Static evaluation from the side to act's view."""
+def evaluate(game: str, cells: Sequence[str], side: int, phase: int) -> int:
+    """Static evaluation from the side to act's view, as the search calls it (tests check
+    that eval_terms agrees with it)."""
     _require(game)
     h, t, e = _arrays(game, cells)
     out = _ffi.new("int *")
-    if _lib.core_eval(GAMES[game], h, t, e, side, _phase(phase), out) < 0:
+    if _lib.core_eval(_game_id(game), h, t, e, side, phase, out) < 0:
         raise ValueError("bad position arguments")
     return int(out[0])
 
@@ -184,8 +186,8 @@ def weights(game: str) -> list[Weight]:
     out = []
     name, text = _ffi.new("const char **"), _ffi.new("const char **")
     value, default = _ffi.new("int *"), _ffi.new("int *")
-    for i in range(_lib.core_weight_count(GAMES[game])):
-        _lib.core_weight_info(GAMES[game], i, name, text, value, default)
+    for i in range(_lib.core_weight_count(_game_id(game))):
+        _lib.core_weight_info(_game_id(game), i, name, text, value, default)
         out.append(Weight(_ffi.string(name[0]).decode(), int(value[0]), int(default[0]),
                           _ffi.string(text[0]).decode()))
     return out
@@ -199,40 +201,42 @@ def set_weight(game: str, name: str, value: int) -> None:
         raise KeyError(name)
     if not -WEIGHT_MAX <= value <= WEIGHT_MAX:
         raise ValueError(f"a weight is between {-WEIGHT_MAX} and {WEIGHT_MAX}")
-    _lib.core_weight_set(GAMES[game], names.index(name), int(value))
+    _lib.core_weight_set(_game_id(game), names.index(name), int(value))
 
 
 def eval_terms(game: str, cells: Sequence[str], side: int,
-               phase: int | str) -> tuple[int, list[tuple[str, float, float]]]:
+               phase: int) -> tuple[int, list[tuple[str, float, float]]]:
     """Static evaluation (side to act's view) and each weight's share: (name, White, Black)."""
     _require(game)
     h, t, e = _arrays(game, cells)
-    n = _lib.core_weight_count(GAMES[game])
+    n = _lib.core_weight_count(_game_id(game))
     terms = _ffi.new("double[]", 2 * n)
     out = _ffi.new("int *")
-    if _lib.core_eval_terms(GAMES[game], h, t, e, side, _phase(phase), terms, out) < 0:
+    if _lib.core_eval_terms(_game_id(game), h, t, e, side, phase, terms, out) < 0:
         raise ValueError("bad position arguments")
     names = [w.name for w in weights(game)]
     return int(out[0]), [(names[i], terms[2 * i], terms[2 * i + 1]) for i in range(n)]
 
 
 _callbacks: dict[int, Callable[[SearchResult], Any]] = {}
+_callback_errors: dict[int, BaseException] = {}
 _callbacks_lock = threading.Lock()
 
 if AVAILABLE:
     @_ffi.def_extern()
     def _core_on_iteration(userdata, it):  # runs in the searching thread, GIL re-acquired
-        cb = _callbacks.get(int(_ffi.cast("uintptr_t", userdata)))
-        if cb is not None:
+        key = int(_ffi.cast("uintptr_t", userdata))
+        cb = _callbacks.get(key)
+        if cb is not None and key not in _callback_errors:
             try:
                 cb(SearchResult(moves=[], score=it.score, depth=it.depth, nodes=it.nodes,
                                 time_ms=it.time_ms, pv=[it.pv[i] for i in range(it.pvlen)],
                                 proven=bool(it.proven), seldepth=it.seldepth))
-            except Exception:  # noqa: BLE001 - a reporting error must not kill the search
-                pass
+            except Exception as e:  # noqa: BLE001 - raised by search() once the C call returns
+                _callback_errors[key] = e
 
 
-def search(game: str, cells: Sequence[str], side: int, phase: int | str, *,
+def search(game: str, cells: Sequence[str], side: int, phase: int, *,
            time_ms: Optional[float] = None, depth: Optional[int] = None,
            nodes: Optional[int] = None, threads: int = 1, hash_mb: int = 64, seed: int = 0,
            on_iteration: Optional[Callable[[SearchResult], Any]] = None,
@@ -241,10 +245,14 @@ def search(game: str, cells: Sequence[str], side: int, phase: int | str, *,
 
     With no limit at all, searches to the maximum depth (or until proven):
     give time_ms, depth or nodes.  ``on_iteration`` gets a SearchResult
-    (without ``moves``) after every completed iteration.
+    (without ``moves``) after every completed iteration.  CoreError when the core
+    fails: a position it cannot take, no memory for the table, a callback that raised.
     """
     _require(game)
-    h, t, e = _arrays(game, cells)
+    try:
+        h, t, e = _arrays(game, cells)
+    except ValueError as e:
+        raise CoreError(f"bad position: {e}") from None
     prm = _ffi.new("SearchParams *")
     prm.time_ms = int(time_ms) if time_ms else 0
     prm.depth = int(depth) if depth else 0
@@ -263,30 +271,23 @@ def search(game: str, cells: Sequence[str], side: int, phase: int | str, *,
     turn = _ffi.new("uint32_t[4]")
     turnlen = _ffi.new("int *")
     try:
-        rc = _lib.core_search(GAMES[game], h, t, e, side, _phase(phase), prm, int(hash_mb),
+        rc = _lib.core_search(_game_id(game), h, t, e, side, phase, prm, int(hash_mb),
                               res, turn, turnlen)
     finally:
+        failed = None
         if key:
             with _callbacks_lock:
                 _callbacks.pop(key, None)
+                failed = _callback_errors.pop(key, None)
     if rc < 0:
-        raise MemoryError("search failed (bad position or out of memory)")
+        raise CoreError(f"no memory for a {hash_mb} MB table" if rc == _lib.CORE_NO_MEMORY
+                        else "bad position")
+    if failed is not None:
+        raise CoreError(f"the progress callback failed: {type(failed).__name__}: {failed}") from failed
     return SearchResult(moves=[decode_move(game, turn[i]) for i in range(turnlen[0])],
                         score=res.score, depth=res.depth, nodes=res.nodes, time_ms=res.time_ms,
                         pv=[res.pv[i] for i in range(res.pvlen)], proven=bool(res.proven),
                         seldepth=res.seldepth)
-
-
-def info_line(game: str, it: SearchResult, names: Optional[Sequence[str]] = None) -> str:
-    """``info depth D score S nodes N nps X time T pv ...`` (pv in point names if given)."""
-    def text(raw: int) -> str:
-        kind, src, dst = decode_move(game, raw)
-        if kind == "pass" or names is None:
-            return kind if kind == "pass" else f"{src}-{dst}" if src >= 0 else str(dst)
-        return f"{names[src]}-{names[dst]}" if src >= 0 else names[dst]
-
-    return (f"info depth {it.depth} seldepth {it.seldepth} score {it.score} nodes {it.nodes} "
-            f"nps {it.nps} time {int(it.time_ms)} pv {' '.join(text(m) for m in it.pv)}").rstrip()
 
 
 def clear_hash() -> None:

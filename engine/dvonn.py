@@ -10,12 +10,13 @@ import re
 from typing import NamedTuple, Optional
 
 from .hexgrid import DVONN_BOARD as BOARD
-from .rules import (BLACK, WHITE, BadPosition, GameBase, IllegalMove, board_field,
-                    split_position)
+from .rules import (BLACK, PLAYER_WIN, WHITE, BadPosition, GameBase, IllegalMove, UnreadableMove,
+                    board_field, split_position)
 
 PIECES_PER_SIDE = 23
 RED_PIECES = 3
 POINTS = BOARD.size  # 49
+LATE_PLACEMENT = 38  # from this many pieces placed, placements get stacking-sized thinks
 COLOUR_PIECE = ("W", "B")
 
 
@@ -37,6 +38,13 @@ _RAYS = BOARD.rays
 _NAMES = BOARD.names
 
 
+def _distance(a: int, b: int) -> int:
+    """Steps between two points (DVONN's axes: x and y grow together along one line)."""
+    (x1, y1), (x2, y2) = BOARD.coords[a], BOARD.coords[b]
+    dx, dy = x1 - x2, y1 - y2
+    return max(abs(dx), abs(dy)) if dx * dy > 0 else abs(dx) + abs(dy)
+
+
 def placement_colour(k: int) -> str:
     """Piece placed by placement number k (0-based): three reds, then Black first."""
     if k < RED_PIECES:
@@ -51,18 +59,65 @@ def placement_side(k: int) -> int:
 
 class DvonnGame(GameBase[Move]):
     name = "dvonn"
+    title = "DVONN"
+    core_top_codes = "WBR"
+    core_kinds = ("move", "place", "pass")
+    record_codec = "engine.records.littlegolem_dvonn"
 
     def __init__(self) -> None:
         super().__init__()
         self.cells: list[str] = [""] * POINTS
         self.placed = 0
         self.side = WHITE
-        self.over = False
+        self.over = False  # set by _update_over after every change
+
+    @classmethod
+    def start(cls, opening_seed: Optional[int] = None) -> "DvonnGame":
+        return cls()
 
     # --- queries ---------------------------------------------------------
     @property
     def phase(self) -> str:
         return "placement" if self.placed < POINTS else "movement"
+
+    @property
+    def core_phase(self) -> int:
+        return 0 if self.placed < POINTS else 1
+
+    @classmethod
+    def core_extra(cls, stack: str) -> int:
+        return stack.count("R")  # red pieces in the stack: it stays connected by them
+
+    def from_core(self, actions: list[tuple[str, int, int]]) -> Move:
+        return Move(*actions[0])
+
+    def core_action_text(self, action: tuple[str, int, int]) -> str:
+        return self.move_text(Move(*action))
+
+    def moves_to_go(self) -> int:
+        if self.placed < POINTS:
+            if self.placed >= LATE_PLACEMENT:  # the last placements decide many games
+                return (POINTS - self.placed) // 2 + 14
+            return (POINTS - self.placed) // 2 + 55
+        # Front-load the stacking phase: the first stacking moves decide the game, the end
+        # is proven quickly and clock left over at the end is wasted.
+        stacks = sum(1 for s in self.cells if s)
+        return max(2, stacks // 3 - 6)
+
+    def forced_move(self) -> Optional[Move]:
+        """The only stack move or pass (often a pass); placements are never forced early."""
+        if self.placed == POINTS:
+            moves = self.legal_moves()
+            if len(moves) == 1:
+                return moves[0]
+        return None
+
+    def score_text(self) -> str:
+        white, black = self.scores()
+        return f"white {white} black {black}"
+
+    def is_start_position(self) -> bool:
+        return self.placed == 0 and self.side == WHITE and not any(self.cells)
 
     def is_surrounded(self, point: int) -> bool:
         neighbours = _NEIGHBOURS[point]
@@ -136,15 +191,15 @@ class DvonnGame(GameBase[Move]):
             try:
                 return Move("move", BOARD.parse_point(m.group(1)), BOARD.parse_point(m.group(2)))
             except ValueError as e:
-                raise IllegalMove(f"cannot read {text!r} as a DVONN move: {e}") from None
+                raise UnreadableMove(f"cannot read {text!r} as a DVONN move: {e}") from None
         try:
             return Move("place", -1, BOARD.parse_point(t))
         except ValueError:
-            raise IllegalMove(f"cannot read {text!r} as a DVONN move "
+            raise UnreadableMove(f"cannot read {text!r} as a DVONN move "
                               "(a point like D3, a stack move like E3-F3, or pass)") from None
 
     # --- legality --------------------------------------------------------
-    def check_move(self, move: Move) -> None:
+    def check_move(self, move: Move) -> Move:
         if self.over:
             raise IllegalMove("the game is over")
         if move.kind not in ("place", "move", "pass"):
@@ -153,6 +208,7 @@ class DvonnGame(GameBase[Move]):
             self._check_placement(move)
         else:
             self._check_stack_move(move)
+        return move
 
     def _check_placement(self, move: Move) -> None:
         if move.kind != "place":
@@ -189,6 +245,32 @@ class DvonnGame(GameBase[Move]):
                     raise IllegalMove(f"{text}: {_NAMES[dst]} is empty; a stack must land on a stack")
                 return
         raise IllegalMove(f"{text}: {_NAMES[dst]} is not in a straight line from {_NAMES[src]}")
+
+    # --- the Python player's evaluation -------------------------------------
+    def player_move_value(self, move: Move, side: int) -> float:
+        if move.kind == "place":
+            return self._placement_value(move.dst)
+        self.push(move)
+        value = self._player_value(side)
+        self.pop()
+        return value
+
+    def _placement_value(self, point: int) -> float:
+        reds = [p for p, s in enumerate(self.cells) if s == "R"]
+        if self.placed < RED_PIECES:  # spread the reds: far from each other, off the edge
+            spread = min((_distance(point, r) for r in reds), default=4)
+            return spread + len(_NEIGHBOURS[point]) * 0.5
+        near_red = min(_distance(point, r) for r in reds)
+        edge = 6 - len(_NEIGHBOURS[point])  # edge pieces move first
+        return -near_red + 0.6 * edge
+
+    def _player_value(self, side: int) -> float:
+        white, black = self.scores()
+        material = (white - black) if side == WHITE else (black - white)
+        if self.over:
+            return PLAYER_WIN * (material > 0) - PLAYER_WIN * (material < 0) + material
+        mobility = len(self.stack_moves(side)) - len(self.stack_moves(side ^ 1))
+        return material + 0.25 * mobility
 
     # --- make / unmake ---------------------------------------------------
     def _apply(self, move: Move) -> object:

@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from . import core
-
-GAMES = tuple(core.GAMES)
+from .games import GAMES
 
 
 class WeightsError(ValueError):

@@ -77,6 +77,19 @@ def read_commands(stream: BinaryIO) -> Iterator[Command]:
             yield command
 
 
+_REPLY_HEAD = re.compile(r"([=?])([0-9]*)(?: (.*))?$")
+
+
+def parse_reply(lines: list[str]) -> tuple[bool, Optional[str], str]:
+    """(ok, id or None, text) of one reply's lines (without the empty line that ends it);
+    the text without '=', '?' and id.  ValueError if the first line is not a reply."""
+    m = _REPLY_HEAD.match(lines[0].rstrip("\r") if lines else "")
+    if not m:
+        raise ValueError(f"not a GTP reply: {lines[0][:80]!r}" if lines else "no reply")
+    text = "\n".join([(m.group(3) or "").strip()] + [line.rstrip("\r") for line in lines[1:]])
+    return m.group(1) == "=", m.group(2) or None, text.strip()
+
+
 def format_reply(cid: Optional[str], ok: bool, text: str) -> str:
     """'=id text' or '?id text', ended by an empty line; a multi-line text starts on a new line."""
     head = ("=" if ok else "?") + (cid or "")

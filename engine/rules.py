@@ -1,17 +1,22 @@
 """What both games' rules modules share: errors, colours, the undo stack."""
 from __future__ import annotations
 
-from typing import Generic, Hashable, TypeVar
+from typing import ClassVar, Generic, Hashable, Iterator, Optional, TypeVar
 
 WHITE, BLACK = 0, 1
 COLOUR_NAMES = ("white", "black")
 COLOUR_LETTERS = ("w", "b")
+PLAYER_WIN = 10 ** 6  # the Python player's value of a won game
 
 M = TypeVar("M", bound=Hashable)
 
 
 class IllegalMove(ValueError):
     """A move that the rules do not allow here; the message says why."""
+
+
+class UnreadableMove(IllegalMove):
+    """Text that is not a move of this game at all (`cannot read ...`)."""
 
 
 class BadPosition(ValueError):
@@ -65,26 +70,70 @@ def split_position(text: str, game: str, phases: tuple[str, str], groups: tuple[
 
 
 class GameBase(Generic[M]):
-    """python-chess style: legal_moves / push / pop over an explicit history.
+    """One game: python-chess style legal_moves / push / pop over an explicit history.
 
-    Subclasses keep their own state and implement _apply/_revert; the
-    history holds (move, undo record) pairs so pop is exact.
+    Everything the server, the search, the core bindings, the Python player and
+    the records ask of a game is declared here; a game is one subclass of this
+    plus one line in engine/games.py.  Subclasses keep their own state and
+    implement _apply/_revert; the history holds (move, undo record) pairs so pop
+    is exact.
     """
 
-    name: str = ""
+    # --- what the class declares --------------------------------------------
+    name: ClassVar[str] = ""            # registry key, first word of a position string
+    title: ClassVar[str] = ""           # the game's name in messages ("DVONN")
+    has_openings: ClassVar[bool] = False  # newgame <name> [fixed | random <seed>]
+    core_top_codes: ClassVar[str] = ""  # the core's piece code k is core_top_codes[k]
+    core_kinds: ClassVar[tuple[str, ...]] = ()  # the core's move kind k is core_kinds[k]
+    record_codec: ClassVar[Optional[str]] = None  # module that writes its records
+
+    # --- state every game keeps ------------------------------------------------
+    cells: list[str]                    # one stack per point, bottom to top
+    side: int                           # WHITE or BLACK: who acts now
+    over: bool                          # no more moves (an attribute or a property)
+    reason: Optional[str]               # why it is over, for `status` and `showboard`
 
     def __init__(self) -> None:
         self.history: list[tuple[M, object]] = []
 
     # --- to implement -------------------------------------------------
+    @classmethod
+    def start(cls, opening_seed: Optional[int] = None) -> "GameBase":
+        """The starting position (a seeded random opening where the game has them)."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_opening(cls, opening: Optional[list[str]]) -> "GameBase":
+        """The start with a record's opening layout (None: the standard start)."""
+        if opening is not None:
+            raise BadPosition(f"{cls.title} has no opening layouts")
+        return cls.start()
+
+    @classmethod
+    def from_position(cls, text: str) -> "GameBase":
+        """The game at a position string (BadPosition if it cannot be one)."""
+        raise NotImplementedError
+
+    def position(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def phase(self) -> str:
+        raise NotImplementedError
+
+    def result(self) -> Optional[str]:
+        raise NotImplementedError
+
     def legal_moves(self) -> list[M]:
         raise NotImplementedError
 
-    def check_move(self, move: M) -> None:
-        """Raise IllegalMove with the reason unless move is legal now."""
+    def check_move(self, move: M) -> M:
+        """The move as push must be given it (kinds resolved); IllegalMove with the
+        reason unless it is legal now."""
         raise NotImplementedError
 
     def parse_move(self, text: str) -> M:
+        """A move read from text (not yet checked); UnreadableMove if it is not one."""
         raise NotImplementedError
 
     def move_text(self, move: M) -> str:
@@ -96,9 +145,59 @@ class GameBase(Generic[M]):
     def _revert(self, move: M, undo: object) -> None:
         raise NotImplementedError
 
+    def score_text(self) -> str:
+        """The `score` reply: what each side has on the board."""
+        raise NotImplementedError
+
+    def board_text(self) -> str:
+        raise NotImplementedError
+
+    def is_start_position(self) -> bool:
+        """Could a game begin here (so a record of it can be written)?"""
+        raise NotImplementedError
+
+    def record_opening(self) -> Optional[list[str]]:
+        """The layout a record must name (None: the game's standard start)."""
+        return None
+
+    # core interface: the arrays and phase code of csrc/CONTRACT.md
+    @property
+    def core_phase(self) -> int:
+        raise NotImplementedError
+
+    @classmethod
+    def core_extra(cls, stack: str) -> int:
+        """The per-point extra byte of CONTRACT.md (0 unless the game defines one)."""
+        return 0
+
+    def from_core(self, actions: list[tuple[str, int, int]]) -> M:
+        """The core's decoded actions for one move (TZAAR: a whole turn) as a move."""
+        raise NotImplementedError
+
+    def core_action_text(self, action: tuple[str, int, int]) -> str:
+        """One decoded core action (a PV entry) as text."""
+        raise NotImplementedError
+
+    # clock and players
+    def moves_to_go(self) -> int:
+        """How many more moves of ours the clock must still pay for (an estimate)."""
+        raise NotImplementedError
+
+    def forced_move(self) -> Optional[M]:
+        """The only legal move when it is cheap to know (played at once, no clock)."""
+        return None
+
+    def player_move_value(self, move: M, side: int) -> float:
+        """The Python player's value of `move` for `side` (higher is better)."""
+        raise NotImplementedError
+
+    def group_turns(self, tokens: list[str]) -> Iterator[str]:
+        """Move texts from a `replay` token list (one token per move by default)."""
+        yield from tokens
+
     # --- shared ----------------------------------------------------------
     def push(self, move: M) -> None:
-        """Play a move already known to be legal (see check_move)."""
+        """Play a move already checked (see check_move)."""
         self.history.append((move, self._apply(move)))
 
     def pop(self) -> M:
@@ -107,9 +206,8 @@ class GameBase(Generic[M]):
         return move
 
     def play_text(self, text: str) -> M:
-        """Parse, check and play one move given in text; return it."""
-        move = self.parse_move(text)
-        self.check_move(move)
+        """Parse, check and play one move given in text; return it as played."""
+        move = self.check_move(self.parse_move(text))
         self.push(move)
         return move
 

@@ -11,9 +11,9 @@ import re
 from typing import NamedTuple, Optional
 
 from .hexgrid import TZAAR_BOARD as BOARD
-from .openings import STOCK, fixed_opening
-from .rules import (BLACK, WHITE, BadPosition, GameBase, IllegalMove, board_field,
-                    split_position)
+from .openings import STOCK, fixed_opening, random_opening
+from .rules import (BLACK, PLAYER_WIN, WHITE, BadPosition, GameBase, IllegalMove,
+                    UnreadableMove, board_field, split_position)
 
 POINTS = BOARD.size  # 60
 TYPE_NAMES = {"a": "Tzaar", "b": "Tzarra", "c": "Tott"}
@@ -40,6 +40,11 @@ _ACTION_RE = re.compile(r"^([A-I][1-9])\s*([X+:-])\s*([A-I][1-9])$")
 
 class TzaarGame(GameBase[Turn]):
     name = "tzaar"
+    title = "TZAAR"
+    has_openings = True
+    core_top_codes = PIECES
+    core_kinds = ("capture", "stack", "pass")
+    record_codec = "engine.records.littlegolem_tzaar"
 
     def __init__(self, opening: Optional[list[str]] = None) -> None:
         super().__init__()
@@ -53,6 +58,14 @@ class TzaarGame(GameBase[Turn]):
             if stack:
                 self.tops[stack[-1]] += 1
 
+    @classmethod
+    def start(cls, opening_seed: Optional[int] = None) -> "TzaarGame":
+        return cls(None if opening_seed is None else random_opening(opening_seed))
+
+    @classmethod
+    def from_opening(cls, opening: Optional[list[str]]) -> "TzaarGame":
+        return cls(opening)
+
     # --- queries ---------------------------------------------------------
     @property
     def over(self) -> bool:
@@ -61,6 +74,32 @@ class TzaarGame(GameBase[Turn]):
     @property
     def phase(self) -> str:
         return "opening" if self.opening_turn else "turn"
+
+    @property
+    def core_phase(self) -> int:
+        return 0 if self.opening_turn else 1
+
+    def from_core(self, actions: list[tuple[str, int, int]]) -> Turn:
+        return tuple(Action(*a) for a in actions)
+
+    def core_action_text(self, action: tuple[str, int, int]) -> str:
+        return self.action_text(Action(*action))
+
+    def moves_to_go(self) -> int:
+        stacks = sum(1 for s in self.cells if s)
+        return max(5, stacks // 3 - 2)
+
+    def score_text(self) -> str:
+        tops = self.tops
+        return (f"white tzaar {tops['a']} tzarra {tops['b']} tott {tops['c']} "
+                f"black tzaar {tops['A']} tzarra {tops['B']} tott {tops['C']}")
+
+    def is_start_position(self) -> bool:
+        return self.opening_turn and self.side == WHITE and all(len(s) == 1 for s in self.cells)
+
+    def record_opening(self) -> Optional[list[str]]:
+        """The layout at the first position (call it there); None for the fixed one."""
+        return None if self.cells == fixed_opening() else list(self.cells)
 
     def _first_stacks(self, src: int):
         """The first stack met along each of the six lines from src."""
@@ -210,7 +249,7 @@ class TzaarGame(GameBase[Turn]):
         """
         tokens = text.split()
         if not 1 <= len(tokens) <= 2:
-            raise IllegalMove(f"cannot read {text!r} as a TZAAR turn: one or two actions "
+            raise UnreadableMove(f"cannot read {text!r} as a TZAAR turn: one or two actions "
                               "such as 'G4xC6 F2+F1', 'G4xC6 pass' or 'G4xC6'")
         return tuple(self._parse_action(t) for t in tokens)
 
@@ -220,25 +259,21 @@ class TzaarGame(GameBase[Turn]):
             return PASS
         m = _ACTION_RE.match(t)
         if not m:
-            raise IllegalMove(f"cannot read {token!r} as a TZAAR action "
-                              "(capture G4xC6, stack F2+F1, or pass)")
+            raise UnreadableMove(f"cannot read {token!r} as a TZAAR action "
+                                 "(capture G4xC6, stack F2+F1, or pass)")
         try:
             src, dst = BOARD.parse_point(m.group(1)), BOARD.parse_point(m.group(3))
         except ValueError as e:
-            raise IllegalMove(f"{token}: {e}") from None
+            raise UnreadableMove(f"cannot read {token!r} as a TZAAR action: {e}") from None
         kind = {"X": "capture", ":": "capture", "+": "stack", "-": "any"}[m.group(2)]
         return Action(kind, src, dst)
 
     # --- legality --------------------------------------------------------------
-    def check_move(self, turn: Turn) -> None:
-        """Check a whole turn; resolve '-' actions to capture or stack in place.
-
-        Raises IllegalMove; on success the turn is left in `self.checked_turn`
-        (with kinds resolved), which is what push must be given.
-        """
+    def check_move(self, turn: Turn) -> Turn:
+        """The turn with '-' actions resolved to capture or stack; IllegalMove if illegal."""
         resolved, undos = self._apply_checked(turn)
         self._undo_actions(resolved, undos)
-        self.checked_turn = resolved
+        return resolved
 
     def play_text(self, text: str) -> Turn:
         """Parse, check and play a turn in one pass over the board."""
@@ -246,8 +281,19 @@ class TzaarGame(GameBase[Turn]):
         resolved, undos = self._apply_checked(self.parse_move(text))
         self._hand_over()
         self.history.append((resolved, (record, undos)))
-        self.checked_turn = resolved
         return resolved
+
+    def group_turns(self, tokens: list[str]):
+        """Actions grouped into turns as the board requires: the opening turn and a
+        capture that ends the game are whole turns; otherwise two actions."""
+        i = 0
+        while i < len(tokens):
+            if self.opening_turn or i + 1 == len(tokens) or self.ends_game_at_once(tokens[i]):
+                yield tokens[i]
+                i += 1
+            else:
+                yield f"{tokens[i]} {tokens[i + 1]}"
+                i += 2
 
     def ends_game_at_once(self, action_text: str) -> bool:
         """Is this a legal first capture that ends the game (a whole turn by itself)?"""
@@ -307,6 +353,11 @@ class TzaarGame(GameBase[Turn]):
             return action
         return self._check_line(action)
 
+    def kind_onto(self, dst: int) -> str:
+        """What a '-' action onto dst is: a stacking onto an own stack, else a capture."""
+        target = self.cells[dst]
+        return "stack" if target and colour_of(target[-1]) == self.side else "capture"
+
     def _check_line(self, action: Action) -> Action:
         """Check one capture or stacking along a line; return it with its kind resolved."""
         if action.kind not in ("capture", "stack", "any"):
@@ -334,7 +385,7 @@ class TzaarGame(GameBase[Turn]):
         if not target:
             raise IllegalMove(f"{text}: {_NAMES[dst]} is empty; a move must end on a stack")
         own = colour_of(target[-1]) == self.side
-        kind = action.kind if action.kind != "any" else ("stack" if own else "capture")
+        kind = action.kind if action.kind != "any" else self.kind_onto(dst)
         if kind == "capture":
             if own:
                 raise IllegalMove(f"{text}: you cannot capture your own stack")
@@ -373,6 +424,29 @@ class TzaarGame(GameBase[Turn]):
         game._decide_static_result()
         return game
 
+    # --- the Python player's evaluation ----------------------------------------
+    def player_move_value(self, turn: Turn, side: int) -> float:
+        self.push(turn)
+        value = self._player_value(side)
+        self.pop()
+        return value
+
+    def _player_value(self, side: int) -> float:
+        if self.over:
+            return PLAYER_WIN if self.winner == side else -PLAYER_WIN
+        value = 0.0
+        own, enemy = ("abc", "ABC") if side == WHITE else ("ABC", "abc")
+        for mine, theirs in zip(own, enemy):
+            # scarce types are what decide the game: the last few are worth most
+            value += _scarcity(self.tops[mine]) - _scarcity(self.tops[theirs])
+        for stack in self.cells:
+            if stack:
+                sign = 1 if stack[-1] in own else -1
+                value += sign * min(len(stack), 4) * 2
+        if not self.has_capture(self.side):
+            value += PLAYER_WIN // 2 if self.side != side else -PLAYER_WIN // 2
+        return value
+
     def _decide_static_result(self) -> None:
         """A set-up position may already be decided: a missing type, or no capture."""
         for side in (self.side ^ 1, self.side):
@@ -408,3 +482,7 @@ class TzaarGame(GameBase[Turn]):
 
 def _stack_label(stack: str) -> str:
     return f"{stack[-1]}{len(stack)}" if stack else "."
+
+
+def _scarcity(count: int) -> float:
+    return sum(100.0 / k for k in range(1, count + 1))

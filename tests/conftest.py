@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from engine import gtp
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
@@ -32,10 +34,9 @@ class EngineClient:
 
     def read_reply(self) -> tuple[bool, str, str]:
         """(ok, id, text) of the next reply; the text without the status prefix."""
-        self.child.expect(r"([=?])(\d*)( [^\n]*)?\n((?:[^\n]+\n)*)\n")
-        status, cid, first, rest = self.child.match.groups()
-        text = ((first or "")[1:] + ("\n" if first and rest else "") + rest).rstrip("\n")
-        return status == "=", cid, text
+        self.child.expect(r"[=?]\d*(?: [^\n]*)?\n(?:[^\n]+\n)*\n")
+        ok, cid, text = gtp.parse_reply(self.child.after.rstrip("\n").split("\n"))
+        return ok, cid or "", text
 
     def ask(self, line: str) -> tuple[bool, str]:
         self.send_raw(line + "\n")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.client import codecup_to_move, move_to_codecup
+from engine.records import codecup_to_move, move_to_codecup
 from engine.dvonn import DvonnGame
 
 REPO = Path(__file__).resolve().parents[1]

@@ -7,6 +7,8 @@ import pytest
 
 from engine import core
 from engine.rules import perft
+from engine.search import progress
+from engine.server import format_info
 
 pytestmark = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")
 
@@ -27,12 +29,12 @@ def random_positions(seed: int, games: int = 6):
 
 
 def args(g):
-    return list(g.cells), g.side, g.phase
+    return list(g.cells), g.side, g.core_phase
 
 
 def test_empty_board_perft():
     empty = [""] * 49
-    assert [core.dvonn_perft(empty, 0, 0, d) for d in range(4)] == [1, 49, 49 * 48, 49 * 48 * 47]
+    assert [core.perft("dvonn", empty, 0, 0, d) for d in range(4)] == [1, 49, 49 * 48, 49 * 48 * 47]
 
 
 def test_legal_moves_match_rules_along_random_games():
@@ -51,7 +53,7 @@ def test_perft_matches_python(seed):
         cells, side, phase = args(g)
         # A copy: the generator's game object keeps moving.
         copy = dvonn.DvonnGame.from_position(g.position())
-        assert core.dvonn_perft(cells, side, phase, 3) == perft(copy, 3), g.position()
+        assert core.perft("dvonn", cells, side, phase, 3) == perft(copy, 3), g.position()
 
 
 def test_last_placement_then_white_moves_again():
@@ -59,7 +61,7 @@ def test_last_placement_then_white_moves_again():
     assert g.side == 0
     cells, side, phase = args(g)
     copy = dvonn.DvonnGame.from_position(g.position())
-    assert core.dvonn_perft(cells, side, phase, 2) == perft(copy, 2)
+    assert core.perft("dvonn", cells, side, phase, 2) == perft(copy, 2)
 
 
 def test_search_returns_legal_moves():
@@ -143,7 +145,7 @@ def test_on_iteration_reports_each_depth():
     res = core.search("dvonn", *args(g), depth=4, hash_mb=4, on_iteration=seen.append)
     assert [it.depth for it in seen][:4] == list(range(1, 5))[:len(seen)]
     assert seen[-1].depth == res.depth
-    line = core.info_line("dvonn", seen[-1])
+    line = format_info(progress(g, seen[-1]))
     assert line.startswith("info depth ")
 
 

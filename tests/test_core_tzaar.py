@@ -17,7 +17,7 @@ tzaar = pytest.importorskip("engine.tzaar")
 
 
 def phase_of(game) -> int:
-    return 0 if game.opening_turn else 1
+    return game.core_phase
 
 
 def random_games(seed: int, games: int):

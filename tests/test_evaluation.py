@@ -7,7 +7,6 @@ import pytest
 
 from engine import core
 from engine.dvonn import DvonnGame
-from engine.search import core_phase
 from engine.tzaar import TzaarGame
 
 pytestmark = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")
@@ -26,7 +25,7 @@ def positions_along_random_games(make, seed: int, games: int = 3):
 def test_the_terms_add_up_to_the_evaluation_the_search_uses(make):
     checked = 0
     for g in positions_along_random_games(make, seed=5):
-        args = (g.name, list(g.cells), g.side, core_phase(g))
+        args = (g.name, list(g.cells), g.side, g.core_phase)
         value, terms = core.eval_terms(*args)
         assert value == core.evaluate(*args)
         diff = sum(white - black for _, white, black in terms)
@@ -115,7 +114,7 @@ def test_tzaar_start_position_is_symmetric_but_for_the_side_to_act(engine):
 
 def test_dvonn_tempo_goes_to_the_side_to_act_and_late_placements_can_score_as_stacking():
     g = DvonnGame.from_position(stacking_position())
-    args = ("dvonn", list(g.cells), g.side, core_phase(g))
+    args = ("dvonn", list(g.cells), g.side, g.core_phase)
     tempo = core.weights("dvonn")[[w.name for w in core.weights("dvonn")].index("tempo")]
     base = core.evaluate(*args)
     try:
@@ -127,7 +126,7 @@ def test_dvonn_tempo_goes_to_the_side_to_act_and_late_placements_can_score_as_st
     late = DvonnGame()
     while late.placed < 45:
         late.push(rng.choice(late.legal_moves()))
-    args = ("dvonn", list(late.cells), late.side, core_phase(late))
+    args = ("dvonn", list(late.cells), late.side, late.core_phase)
     placement_terms = dict((n, (w, b)) for n, w, b in core.eval_terms(*args)[1])
     assert placement_terms["field"] == (0, 0) and placement_terms["place_edge"] != (0, 0)
     try:

@@ -263,3 +263,19 @@ def test_every_reply_is_one_well_formed_block(cid, ok, text):
     assert re.match(r"[=?][0-9]*( |$)", head)
     assert head.startswith(("=" if ok else "?") + (cid or ""))
     assert head[1:].split(" ", 1)[0] == (cid or "")
+
+
+@pytest.mark.parametrize("cid, ok, text", [
+    (None, True, ""), ("7", True, "E3-F3"), ("12", False, "illegal move: A1 is occupied"),
+    (None, True, "line one\nline two"), ("3", True, "\nstarts on a new line"),
+])
+def test_parse_reply_reads_what_format_reply_writes(cid, ok, text):
+    from engine.gtp import parse_reply
+    lines = format_reply(cid, ok, text).rstrip("\n").split("\n")
+    assert parse_reply(lines) == (ok, cid, text.strip())
+
+
+def test_parse_reply_refuses_a_line_that_is_no_reply():
+    from engine.gtp import parse_reply
+    with pytest.raises(ValueError, match="not a GTP reply"):
+        parse_reply(["hello"])

@@ -15,6 +15,7 @@ import sys
 import pytest
 
 from conftest import REPO, EngineClient
+from engine import gtp
 
 BRIEF_COMMANDS = {
     "protocol_version", "name", "version", "known_command", "list_commands", "quit",
@@ -624,8 +625,8 @@ def transcript(out: str) -> list[tuple[bool, str, str]]:
     while pos < len(out):
         m = REPLY.match(out, pos)
         assert m, f"not a GTP reply at offset {pos}: {out[pos:pos + 200]!r}"
-        status, cid, first, rest = m.groups()
-        replies.append((status == "=", cid, ((first or "") + ("\n" if first and rest else "") + rest).rstrip("\n")))
+        ok, cid, text = gtp.parse_reply(m.group(0).rstrip("\n").split("\n"))
+        replies.append((ok, cid or "", text))
         pos = m.end()
     return replies
 

@@ -131,3 +131,40 @@ def test_commands_work_over_the_real_process(engine, dvonn_file):
 def test_loadrecord_refuses_what_is_not_a_record_file(path):
     message = error(Server(), f"loadrecord {path}")
     assert message.startswith("cannot read") and len(message) < 300
+
+
+# --- hostile record files, through the real process ------------------------------------
+
+def test_loadrecord_of_a_fifo_answers_at_once(engine, tmp_path):
+    import os
+    fifo = tmp_path / "pipe.sgf"
+    os.mkfifo(fifo)  # nobody writes it: opening it for reading would wait forever
+    assert engine.error(f"loadrecord {fifo}") == f"cannot read {fifo}: not a regular file"
+    assert engine.ok("name")
+
+
+HOSTILE_RECORDS = {  # 4 MiB crafted files: each is refused as a bad record, quickly
+    "nested": ("(" * (4 << 20), "variations nested more than 1000 deep"),
+    "empty nodes": ("(" + ";" * ((4 << 20) - 2) + ")", "more than 50000 nodes and values"),
+    "properties": ("(;" + "A[b]" * ((4 << 20) // 4 - 1) + ")", "more than 50000 nodes and values"),
+    "escapes": ("(;C[" + "\\]" * ((4 << 20) // 2 - 3) + "])", "neither Boardspace DVONN nor"),
+    "tags": ("A [b] " * ((4 << 20) // 6), "more than 1000 tags"),
+    "moves": ("1. d3 e3 " + " ".join(f"{i}. e3f3 f3e3" for i in range(2, 230_000)), "more than 10000 moves"),
+    "long name": ("(;" + "P" * ((4 << 20) - 3) + ")", "has no value"),
+    "long action": ("(;GM[dvonn];P0[1 " + "x" * ((4 << 20) - 30) + "])", "unknown action"),
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE_RECORDS)
+def test_a_hostile_record_is_a_bad_record_quoted_briefly(engine, tmp_path, name):
+    text, reason = HOSTILE_RECORDS[name]
+    path = tmp_path / "hostile.sgf"
+    path.write_text(text)
+    assert len(text) <= 4 << 20
+    message = engine.error(f"loadrecord {path}")
+    assert message.startswith("bad record: ") and reason in message, message
+    assert len(message) < 200, message  # a bounded snippet of the file, never the file
+    assert engine.ok("position").startswith("dvonn ")  # unchanged, and still serving
+    engine.child.sendline("quit")
+    rest = engine.child.read()
+    assert "Traceback" not in rest and "RecursionError" not in rest

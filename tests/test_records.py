@@ -1,4 +1,4 @@
-"""Game records: reading, writing and replaying (engine/records.py).
+"""Game records: reading, writing and replaying (engine/records/).
 
 The tests over real games need the shared records folder, a sibling of the
 repository: <parent>/shared/records (both on the team machines and in CI).
@@ -424,3 +424,17 @@ def test_move_to_source_notation():
     assert move_to_source_notation(bs, "E3-F3") == "move E 3 F 3"
     assert move_to_source_notation(lg, "E3-F3") == "e3f3"
     assert move_to_source_notation(tz, "G3xH2") == "qmrl"
+
+
+def test_the_records_layers_import_only_the_layers_below():
+    import ast
+
+    order = ["base", "sgf", "dvonn_notation", "tzaar_notation", "boardspace",
+             "littlegolem_dvonn", "littlegolem_tzaar", "formats"]
+    package = Path(__file__).resolve().parents[1] / "engine" / "records"
+    assert sorted(p.stem for p in package.glob("*.py")) == sorted(order + ["__init__"])
+    for rank, name in enumerate(order):
+        tree = ast.parse((package / f"{name}.py").read_text())
+        imported = [n.module for n in ast.walk(tree)
+                    if isinstance(n, ast.ImportFrom) and n.level == 1 and n.module]
+        assert all(order.index(m) < rank for m in imported), (name, imported)

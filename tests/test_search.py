@@ -116,3 +116,58 @@ def test_a_forced_dvonn_pass_is_answered_without_searching(core_suggests):
     thought = think(game, Options(), Clock())
     assert thought.source == "forced"
     assert game.move_text(thought.move) == "pass"
+
+
+# --- every kind of core failure falls back to the Python player --------------------------
+
+def _movement_game() -> DvonnGame:
+    game = DvonnGame()
+    while game.phase == "placement":
+        game.push(game.legal_moves()[0])
+    return game
+
+
+def _fails_over(game, caplog, options=None, on_progress=None) -> None:
+    with caplog.at_level(logging.ERROR, logger="engine.search"):
+        thought = think(game, options or Options(depth=2), Clock(), on_progress=on_progress)
+    assert thought.source == "python"
+    assert game.check_move(thought.move) == thought.move
+    assert "the core failed" in caplog.text
+
+
+needs_core = pytest.mark.skipif(not core.AVAILABLE, reason="the compiled core is unavailable")
+
+
+@needs_core
+def test_a_position_the_c_core_refuses_falls_back(monkeypatch, caplog):
+    monkeypatch.setattr(DvonnGame, "core_phase", property(lambda self: 9))  # no such phase in C
+    _fails_over(_movement_game(), caplog)
+    assert "bad position" in caplog.text
+
+
+@needs_core
+def test_a_position_the_bindings_cannot_encode_falls_back(monkeypatch, caplog):
+    monkeypatch.setattr(DvonnGame, "core_top_codes", "WB")  # the red pieces have no code
+    _fails_over(_movement_game(), caplog)
+    assert "bad piece 'R'" in caplog.text
+
+
+@needs_core
+def test_no_memory_for_the_hash_table_falls_back(caplog):
+    _fails_over(_movement_game(), caplog, Options(depth=2, hash=(1 << 31) - 1))
+    assert "no memory" in caplog.text
+    assert think(_movement_game(), Options(depth=2), Clock()).source == "core"  # and recovers
+
+
+@needs_core
+def test_an_exception_in_the_progress_callback_falls_back(caplog):
+    def broken(progress):
+        raise RuntimeError("the GUI went away")
+    _fails_over(_movement_game(), caplog, on_progress=broken)
+    assert "RuntimeError: the GUI went away" in caplog.text
+
+
+def test_an_unavailable_core_means_the_python_player(monkeypatch):
+    monkeypatch.setattr(search.core, "AVAILABLE", False)
+    thought = think(TzaarGame(), Options(), Clock())
+    assert thought.source == "python"

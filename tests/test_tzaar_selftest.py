@@ -12,6 +12,7 @@ import subprocess
 import pytest
 
 from conftest import REPO
+from engine.openings import fixed_opening
 
 CSRC = REPO / "csrc"
 
@@ -25,7 +26,8 @@ def test_tzaar_c_module_selftest_passes(tmp_path):
                     str(CSRC / "tzaar_selftest.c"), "-o", str(binary)],
                    check=True, capture_output=True, text=True)
     run = subprocess.run([str(binary)], capture_output=True, text=True, timeout=300,
-                         env={"ASAN_OPTIONS": "detect_leaks=0"})
+                         env={"ASAN_OPTIONS": "detect_leaks=0",
+                              "TZAAR_FIXED_LAYOUT": "".join(fixed_opening())})
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     assert "all tests passed" in run.stdout
     assert "FAIL" not in run.stdout

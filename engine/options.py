@@ -1,0 +1,58 @@
+"""The engine's options: one schema, each field with its default and its range or choices.
+
+Stockfish style (`Option(1, 1, 512, on_threads)`): the table below is the only
+place an option is declared; `option` lists and sets options from it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+from .arguments import CommandError, whole_number
+from .openings import MASK64
+
+
+def number(default: int, low: int, high: int):
+    return field(default=default, metadata={"range": (low, high)})
+
+
+def choice(default: str, *choices: str):
+    return field(default=default, metadata={"choices": choices})
+
+
+@dataclass
+class Options:
+    threads: int = number(1, 1, 64)
+    hash: int = number(64, 1, 4096)           # MB
+    seed: int = number(0, 0, MASK64)
+    movetime: int = number(0, 0, 86_400_000)  # ms; 0 = none
+    depth: int = number(0, 0, 99)             # 0 = no limit
+    nodes: int = number(0, 0, 10 ** 15)       # 0 = no limit
+    player: str = choice("core", "core", "python", "random")
+    info: str = choice("on", "on", "off")
+    keephash: str = choice("off", "off", "on")  # on: newgame & co. keep the hash table
+
+    def listing(self) -> str:
+        """One line per option: name, value, type and range or choices."""
+        lines = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if "range" in f.metadata:
+                low, high = f.metadata["range"]
+                lines.append(f"{f.name} {value} int {low}..{high}")
+            else:
+                lines.append(f"{f.name} {value} choice {'|'.join(f.metadata['choices'])}")
+        return "\n".join(lines)
+
+    def set(self, name: str, text: str) -> None:
+        """Set option `name` (any case) from text; CommandError if either is bad."""
+        spec = next((f for f in fields(self) if f.name == name.lower()), None)
+        if spec is None:
+            raise CommandError(f"unknown option {name!r}; 'option' lists them")
+        if "range" in spec.metadata:
+            low, high = spec.metadata["range"]
+            setattr(self, spec.name, whole_number(text, "value", low, high, of=spec.name))
+            return
+        choices = spec.metadata["choices"]
+        if text.lower() not in choices:
+            raise CommandError(f"bad value {text!r} for {spec.name}: one of {', '.join(choices)}")
+        setattr(self, spec.name, text.lower())

@@ -1,0 +1,109 @@
+"""The protocol's record commands: loadrecord and printrecord (engine/records does the formats).
+
+A record's own header (player names, a resignation) travels with the game
+object it loaded, so it is forgotten as soon as another command replaces the
+game.  Whether the current game can be written as a record is decided from
+the game itself: taken back to its first move it must be a starting position
+(GameBase.is_start_position).  A setposition of a position in mid-game
+therefore cannot be written, a setposition of a start layout can.
+"""
+from __future__ import annotations
+
+import os
+import stat
+
+from .arguments import CommandError, arity, whole_number
+from .rules import COLOUR_NAMES
+from .server import Server, command
+
+MAX_RECORD_BYTES = 4 << 20  # the longest real record is a few kilobytes
+
+
+def _record_source(server: Server):
+    """(opening layout or None, moves in our notation) of the current game; CommandError
+    if the game does not go back to a starting position."""
+    game = server.game
+    moves = [move for move, _ in game.history]
+    for _ in moves:  # back to the first position, then forward again
+        game.pop()
+    start_ok = game.is_start_position()
+    opening = game.record_opening() if start_ok else None
+    texts = []
+    for move in moves:
+        texts.append(game.move_text(move))
+        game.push(move)
+    if not start_ok:
+        raise CommandError("printrecord needs a game from its start (newgame, loadrecord, or "
+                           "setposition of a starting layout); this one was set up in mid-game")
+    return opening, texts
+
+
+def read_record_file(path: str) -> bytes:
+    """A regular file's bytes.  The type is checked before opening, and the open does not
+    wait: a FIFO or a device (/dev/stdin is the protocol itself) would block or never end."""
+    name = path if len(path) <= 200 else path[:200] + "..."
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise CommandError(f"cannot read {name}: not a regular file")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # replaced since the stat
+                raise CommandError(f"cannot read {name}: not a regular file")
+            data = f.read(MAX_RECORD_BYTES + 1)
+    except OSError as e:
+        raise CommandError(f"cannot read {name}: {e.strerror or type(e).__name__}") from None
+    except ValueError:  # an embedded NUL
+        raise CommandError(f"cannot read {name!r}: a file name has no NUL character") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise CommandError(f"cannot read {name}: larger than {MAX_RECORD_BYTES} bytes")
+    return data
+
+
+@command("loadrecord")
+def cmd_loadrecord(server: Server, args: list[str]) -> str:
+    from . import records
+    usage = "loadrecord <path> [<moves>]"
+    if not args:
+        raise CommandError(f"wrong number of arguments; usage: {usage}")
+    upto = None
+    if len(args) > 1 and args[-1].isascii() and args[-1].isdigit() and len(args[-1]) <= 24:
+        upto = whole_number(args[-1], "move count")
+        args = args[:-1]
+    data = read_record_file(" ".join(args))
+    try:
+        record = records.read_record(data)
+        if upto is not None and upto > len(record.moves):
+            raise CommandError(f"the record has only {len(record.moves)} moves, not {upto}")
+        game = records.replay(record, upto)
+    except records.RecordError as e:
+        raise CommandError(f"bad record: {e}") from None
+    played = len(record.moves) if upto is None else upto
+    game.record_header = record  # names and resignation, for printrecord
+    game.record_length = played
+    server.set_game(game, (record.game, None))  # as after setposition: clear_board starts afresh
+    reply = f"{played} move{'s' if played != 1 else ''}"
+    if record.resigned_by is not None and played == len(record.moves):
+        reply += f"; {COLOUR_NAMES['wb'.index(record.resigned_by)].capitalize()} resigned"
+    elif game.over:
+        reply += f"; game over: {game.result()} ({game.reason})"
+    return reply
+
+
+@command("printrecord")
+def cmd_printrecord(server: Server, args: list[str]) -> str:
+    from . import records
+    arity(args, 0, usage="printrecord")
+    opening, moves = _record_source(server)
+    game = server.game
+    record = records.GameRecord(game=game.name, moves=moves, opening=opening)
+    header = getattr(game, "record_header", None)
+    if header is not None:
+        record.white, record.black, record.event, record.date = (
+            header.white, header.black, header.event, header.date)
+        if header.resigned_by is not None and game.ply == getattr(game, "record_length", -1) \
+                == len(header.moves):
+            record.resigned_by = header.resigned_by
+    try:
+        return records.write_littlegolem(record)
+    except records.RecordError as e:
+        raise CommandError(f"cannot write this game as a record: {e}") from None
