@@ -12,7 +12,7 @@ const WeightInfo DV_WEIGHT_INFO[DV_NWEIGHTS] = {DV_WEIGHTS(WEIGHT_INFO)};
 /* PrimaDvonna's field value: 64 plus 64/4^d for each red stack at distance d. */
 static const int FIELD_ADD[11] = {64, 16, 4, 1, 0, 0, 0, 0, 0, 0, 0};
 
-static inline int placement_eval(const DvPos *p, const DvWeights *w, double *tr)
+static inline __attribute__((always_inline)) int placement_eval(const DvPos *p, const DvWeights *w, double *tr)
 {
     int reds[3], nr = 0;
     for (uint64_t r = p->red; r && nr < 3; r &= r - 1) reds[nr++] = ctz64(r);
@@ -76,7 +76,7 @@ static int cut_gain(const DvPos *p, int s, uint64_t cutv)
 }
 
 /* Stacking phase: weighted sums per colour in 1/64 point, then the cut-off threats. */
-static inline int stacking_eval(const DvPos *p, const DvWeights *w, double *tr)
+static inline __attribute__((always_inline)) int stacking_eval(const DvPos *p, const DvWeights *w, double *tr)
 {
     int reds[DV_POINTS], nr = 0;
     for (uint64_t r = p->red; r; r &= r - 1) reds[nr++] = ctz64(r);
@@ -156,7 +156,8 @@ static inline int stacking_eval(const DvPos *p, const DvWeights *w, double *tr)
     return (v[p->side] - v[p->side ^ 1]) / 64 + cut + w->tempo;
 }
 
-static inline int eval_impl(const DvPos *p, double *tr)
+/* always inlined: the search's copy has no trace code at all */
+static inline __attribute__((always_inline)) int eval_impl(const DvPos *p, double *tr)
 {
     const DvWeights *w = &dv_weights.w;
     /* Late placements may be scored as stacking positions: one scale across the phase change. */

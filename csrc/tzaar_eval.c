@@ -69,7 +69,8 @@ static inline int best_value(const TzPos *p, uint64_t att, int e)
     return best;
 }
 
-static inline int eval_impl(const TzPos *p, double *tr)
+/* always inlined: the search's copy has no trace code at all */
+static inline __attribute__((always_inline)) int eval_impl(const TzPos *p, double *tr)
 {
     const TzWeights *w = &tz_weights.w;
     const int S = p->side, O = S ^ 1;
