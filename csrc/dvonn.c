@@ -1,6 +1,7 @@
 /* DVONN: bitboard position, move generation, Zobrist hash, evaluation, perft. */
 #include "dvonn.h"
 #include "dvonn_geom.h"
+#include "dvonn_eval.h"
 
 #include <string.h>
 
@@ -304,7 +305,10 @@ int dv_move_order(const DvPos *p, uint32_t move)
             int d = DIST[t][ctz64(r)];
             if (d < dmin) dmin = d;
         }
-        return 100 - 10 * dmin;
+        /* Ordering hints of 200 and more exempt a move from late-move reductions: a reduced
+         * line near the phase change would be scored in the other phase. */
+        int full = p->placed >= dv_weights.w.place_full_width_from ? 200 : 0;
+        return 100 - 10 * dmin + full;
     }
     uint64_t tb = 1ull << t;
     int v = 100;

@@ -15,6 +15,7 @@
     X(place_clump, 5, "placement: minus per missing non-own neighbour below two") \
     X(place_edge, 2, "placement: own piece on the edge") \
     X(place_stacking_from, 50, "placement: from this many pieces placed, score as in stacking (50 = never)") \
+    X(place_full_width_from, 50, "search: from this many pieces placed, no reduced placements (50 = never)") \
     X(field, 100, "stacking: field value of each own stack (64 + 64/4^d per red at distance d)") \
     X(height_on_red, 1024, "stacking: per piece of an own stack holding a red") \
     X(height_near_red, 256, "stacking: per piece of an own stack with field >= 80, red-free") \
