@@ -155,3 +155,23 @@ def test_the_eval_and_weights_transcripts_in_protocol_md_are_real_output():
                              capture_output=True, text=True, cwd=REPO, timeout=60).stdout
         replies = out.split("\n\n")[:len(commands)]
         assert block == "".join(f"{c}\n{r}\n\n" for c, r in zip(commands, replies))
+
+
+def test_late_placements_can_be_searched_without_reductions():
+    rng = random.Random(9)
+    g = DvonnGame()
+    while g.placed < 42:
+        g.push(rng.choice(g.legal_moves()))
+    args = ("dvonn", list(g.cells), g.side, g.core_phase)
+
+    def nodes() -> int:
+        core.clear_hash()
+        return core.search(*args, depth=5, hash_mb=4).nodes
+
+    reduced = nodes()
+    try:
+        core.set_weight("dvonn", "place_full_width_from", 42)
+        assert nodes() > reduced
+    finally:
+        core.set_weight("dvonn", "place_full_width_from", 49 + 1)
+    assert nodes() == reduced
