@@ -16,7 +16,6 @@ from .rules import (BLACK, PLAYER_WIN, WHITE, BadPosition, GameBase, IllegalMove
 PIECES_PER_SIDE = 23
 RED_PIECES = 3
 POINTS = BOARD.size  # 49
-LATE_PLACEMENT = 38  # from this many pieces placed, placements get stacking-sized thinks
 COLOUR_PIECE = ("W", "B")
 
 
@@ -95,9 +94,7 @@ class DvonnGame(GameBase[Move]):
         return self.move_text(Move(*action))
 
     def moves_to_go(self) -> int:
-        if self.placed < POINTS:
-            if self.placed >= LATE_PLACEMENT:  # the last placements decide many games
-                return (POINTS - self.placed) // 2 + 14
+        if self.placed < POINTS:  # placement gets roughly a third of the game's time
             return (POINTS - self.placed) // 2 + 55
         # Front-load the stacking phase: the first stacking moves decide the game, the end
         # is proven quickly and clock left over at the end is wasted.
