@@ -62,6 +62,7 @@ class DvonnGame(GameBase[Move]):
     core_top_codes = "WBR"
     core_kinds = ("move", "place", "pass")
     record_codec = "engine.records.littlegolem_dvonn"
+    result_margin = True                # the height difference
 
     def __init__(self) -> None:
         super().__init__()

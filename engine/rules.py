@@ -86,6 +86,7 @@ class GameBase(Generic[M]):
     core_top_codes: ClassVar[str] = ""  # the core's piece code k is core_top_codes[k]
     core_kinds: ClassVar[tuple[str, ...]] = ()  # the core's move kind k is core_kinds[k]
     record_codec: ClassVar[Optional[str]] = None  # module that writes its records
+    result_margin: ClassVar[bool] = False  # a result has a margin (W+12), not only won/lost
 
     # --- state every game keeps ------------------------------------------------
     cells: list[str]                    # one stack per point, bottom to top

@@ -6,6 +6,7 @@ Without it those tests are skipped; the format tests below use inline text.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -23,7 +24,8 @@ from engine.records import (
     move_to_source_notation, parse_sgf, read_boardspace_dvonn, read_littlegolem_dvonn,
     read_littlegolem_tzaar, read_record, replay, tzaar_from_littlegolem,
     tzaar_point_from_littlegolem, tzaar_point_to_littlegolem, tzaar_to_littlegolem,
-    write_littlegolem, write_littlegolem_dvonn, write_littlegolem_tzaar,
+    write_littlegolem, write_littlegolem_dvonn, write_littlegolem_tzaar, write_record,
+    writes_comments,
 )
 from engine.rules import BLACK, WHITE
 from engine.tzaar import TzaarGame
@@ -397,6 +399,10 @@ def test_random_tzaar_games_round_trip(rng, seed, length, resign):
     record = GameRecord(game="tzaar", moves=moves, opening=random_opening(seed),
                         white="Ann", black="Bo", resigned_by=resign if resign == to_move else None)
     assert read_record(write_littlegolem_tzaar(record)).same_game(record)
+    comments = [f"turn {k}: a ] b \\ c; (d)" for k in range(len(moves))]
+    text = write_record(dataclasses.replace(record, source=SOURCE_LITTLEGOLEM_TZAAR), comments)
+    assert read_record(text).same_game(record)
+    assert [n.get("C") for n in parse_sgf(text)[1:len(moves) + 1]] == comments
 
 
 @settings(max_examples=20, deadline=None)
@@ -415,6 +421,14 @@ def test_random_dvonn_games_round_trip(rng, length):
     text = write_littlegolem_dvonn(record)
     assert read_record(text).same_game(record)
     assert replay(read_record(text)).ply == len(moves)
+    assert write_record(dataclasses.replace(record, source=SOURCE_LITTLEGOLEM_DVONN),
+                        ["?"] * len(moves)) == text       # no comment syntax there
+    boardspace = dataclasses.replace(record, source=SOURCE_BOARDSPACE, date="Sat Jan 17 2009",
+                                     result_text="Ann won")
+    comments = [f"move {k} ] \\" for k in range(len(moves))]
+    text = write_record(boardspace, comments)
+    assert read_record(text) == boardspace and writes_comments(SOURCE_BOARDSPACE)
+    assert [n.get("C") for n in parse_sgf(text) if n.get("C")] == comments
 
 
 def test_move_to_source_notation():

@@ -9,8 +9,10 @@ Formats (see records/README.md in the shared data for every quirk):
 
 Every reader returns a :class:`GameRecord` whose moves are in the engine's
 notation (DVONN ``D3`` / ``E3-F3`` / ``pass``; TZAAR whole turns such as
-``G4xC6 F2+F1``).  The writers produce the LittleGolem formats, and
-:func:`replay` plays a record through the rules modules.
+``G4xC6 F2+F1``).  The writers produce the LittleGolem formats and Boardspace
+SGF (:func:`write_record`: a record in its own format, with a comment per move
+where the format has comments), and :func:`replay` plays a record through the
+rules modules.
 
 A malformed record raises :class:`RecordError`, naming the SGF action or the
 move number at fault.
@@ -25,13 +27,13 @@ from __future__ import annotations
 from .base import (GAME_FIELDS, LITTLEGOLEM_SGF_SOURCE, LITTLEGOLEM_SITE, SIDES,
                    SOURCE_BOARDSPACE, SOURCE_LITTLEGOLEM_DVONN, SOURCE_LITTLEGOLEM_TZAAR,
                    GameRecord, RecordError, decode_text)
-from .boardspace import read_boardspace_dvonn
+from .boardspace import read_boardspace_dvonn, write_boardspace_dvonn
 from .dvonn_notation import (DVONN_POINTS, codecup_to_move, dvonn_canonical,
                              dvonn_from_boardspace, dvonn_from_littlegolem, dvonn_mover,
                              dvonn_point, dvonn_to_boardspace, dvonn_to_littlegolem,
                              move_to_codecup)
 from .formats import (detect_format, move_to_source_notation, new_game, read_record, replay,
-                      write_littlegolem)
+                      write_littlegolem, write_record, writes_comments)
 from .littlegolem_dvonn import read_littlegolem_dvonn, write_littlegolem_dvonn
 from .littlegolem_tzaar import read_littlegolem_tzaar, write_littlegolem_tzaar
 from .sgf import SgfNode, parse_sgf

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Optional, Sequence, Union
 
-from .base import SIDES, SOURCE_BOARDSPACE, GameRecord, RecordError, clip, decode_text, quote, side_name
-from .dvonn_notation import dvonn_mover, dvonn_point
-from .sgf import SgfNode, parse_sgf
+from .base import (SIDES, SOURCE_BOARDSPACE, GameRecord, RecordError, clip, decode_text, quote,
+                   require_game, side_name)
+from .dvonn_notation import dvonn_mover, dvonn_point, dvonn_to_boardspace
+from .sgf import SgfNode, parse_sgf, sgf_comment, sgf_escape
 
 _RACK = "rack"   # the source of a piece picked from a player's rack (a placement)
 
@@ -207,3 +208,26 @@ def read_boardspace_dvonn(data: Union[str, bytes], nodes: Optional[list[SgfNode]
     return record
 
 
+def write_boardspace_dvonn(record: GameRecord, comments: Optional[Sequence[str]] = None) -> str:
+    """A Boardspace DVONN SGF written afresh: each move one action node (``dropb D 3``,
+    ``move E 3 F 3`` or ``pass``, carrying ``C[comments[k]]`` when given) and a ``done`` node.
+    Names, date and result text are kept; the reader gives back the same record."""
+    require_game(record, "dvonn")
+    head = ["GM[Dvonn]VV[1]"]
+    if record.date is not None:
+        head.append(f"DT[{sgf_escape(record.date)}]")
+    for ident, name in (("P0", record.white), ("P1", record.black)):
+        if name is not None:
+            head.append(f'{ident}[id "{sgf_escape(name)}"]')
+    if record.result_text is not None:
+        head.append(f"RE[{sgf_escape(record.result_text)}]")
+    nodes = ["; P0[0 Start P0]"]
+    seq = 1
+    for k, move in enumerate(record.moves):
+        player = f"P{SIDES.index(dvonn_mover(k))}"
+        nodes.append(f"; {player}[{seq} {dvonn_to_boardspace(move)}]{sgf_comment(comments, k)}")
+        nodes.append(f"; {player}[{seq + 1} done]")
+        seq += 2
+    if record.resigned_by is not None:
+        nodes.append(f"; P{SIDES.index(record.resigned_by)}[{seq} resign]")
+    return "(;\n" + "\n".join(head + nodes) + "\n)\n"

@@ -6,15 +6,15 @@ codec (GameBase.record_codec: a module with `write` and `source_notation`).
 from __future__ import annotations
 
 import importlib
-from typing import Optional, Union
+from typing import Optional, Sequence, Union
 
 from ..games import GAMES
 from ..rules import BadPosition, IllegalMove
 from .base import (SIDES, SOURCE_BOARDSPACE, SOURCE_LITTLEGOLEM_DVONN, SOURCE_LITTLEGOLEM_TZAAR,
                    GameRecord, RecordError, decode_text, side_name)
-from .boardspace import boardspace_player, read_boardspace_dvonn
-from .littlegolem_dvonn import _read_tags, read_littlegolem_dvonn
-from .littlegolem_tzaar import read_littlegolem_tzaar
+from .boardspace import boardspace_player, read_boardspace_dvonn, write_boardspace_dvonn
+from .littlegolem_dvonn import _read_tags, read_littlegolem_dvonn, write_littlegolem_dvonn
+from .littlegolem_tzaar import read_littlegolem_tzaar, write_littlegolem_tzaar
 from .sgf import SgfNode, parse_sgf
 
 
@@ -63,6 +63,30 @@ def _codec(game: str):
 def write_littlegolem(record: GameRecord) -> str:
     """The record in the LittleGolem format of its game."""
     return _codec(record.game).write(record)
+
+
+# Each format's writer, and whether it can carry a comment per move (SGF's C[]; LittleGolem's
+# DVONN text has no comment syntax).
+_OWN_WRITERS = {
+    SOURCE_BOARDSPACE: (write_boardspace_dvonn, True),
+    SOURCE_LITTLEGOLEM_TZAAR: (write_littlegolem_tzaar, True),
+    SOURCE_LITTLEGOLEM_DVONN: (lambda record, comments=None: write_littlegolem_dvonn(record),
+                               False),
+}
+
+
+def writes_comments(source: str) -> bool:
+    """Whether records of this format (a SOURCE_* name) can carry comments."""
+    return _OWN_WRITERS.get(source, (None, False))[1]
+
+
+def write_record(record: GameRecord, comments: Optional[Sequence[str]] = None) -> str:
+    """The record in its own format (``record.source``), comments[k] on move k where the
+    format has comments; it reads back as the same record."""
+    writer = _OWN_WRITERS.get(record.source)
+    if writer is None:
+        raise RecordError(f"no writer for records of the format {record.source!r}")
+    return writer[0](record, comments)
 
 
 def move_to_source_notation(record: GameRecord, move: str) -> str:

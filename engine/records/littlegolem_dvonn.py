@@ -102,7 +102,8 @@ def _forced_last_placement(placements: list[str]) -> str:
 
 
 def write_littlegolem_dvonn(record: GameRecord) -> str:
-    """The LittleGolem one-line text; the 49th placement is left out, as there."""
+    """The LittleGolem one-line text; the 49th placement is left out, as there.  The format
+    has no comment syntax (only `Name [value]` tags and numbered moves)."""
     require_game(record, "dvonn")
     moves = [dvonn_canonical(m) for m in record.moves]
     if len(moves) >= DVONN_POINTS:

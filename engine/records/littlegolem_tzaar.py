@@ -1,13 +1,13 @@
 """LittleGolem TZAAR SGF: ``(;FF[TZAAR]...POS[..];W[qmrl];B[okol-popn];...)`` (read and write)."""
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Optional, Sequence, Union
 
 from ..rules import IllegalMove
 from ..tzaar import TzaarGame
 from .base import (LITTLEGOLEM_SGF_SOURCE, SIDES, SOURCE_LITTLEGOLEM_TZAAR, GameRecord, RecordError,
                    check_resigner, clip, decode_text, require_game, side_name)
-from .sgf import SgfNode, parse_sgf, sgf_escape
+from .sgf import SgfNode, parse_sgf, sgf_comment, sgf_escape
 from .tzaar_notation import (littlegolem_turn, tzaar_opening_from_pos, tzaar_opening_to_pos,
                              tzaar_to_littlegolem)
 
@@ -57,8 +57,9 @@ def _tzaar_node_move(node: SgfNode, turns_before: int) -> tuple[str, Optional[st
     return expected, None
 
 
-def write_littlegolem_tzaar(record: GameRecord) -> str:
-    """The LittleGolem SGF-like text; POS for a non-standard opening."""
+def write_littlegolem_tzaar(record: GameRecord, comments: Optional[Sequence[str]] = None) -> str:
+    """The LittleGolem SGF-like text; POS for a non-standard opening.  ``comments[k]`` (if
+    given and not empty) becomes a ``C[...]`` on turn k's node."""
     require_game(record, "tzaar")
     root = [("FF", "TZAAR")]
     if record.opening is not None:
@@ -69,7 +70,7 @@ def write_littlegolem_tzaar(record: GameRecord) -> str:
         root.append(("POS", tzaar_opening_to_pos(record.opening)))
     root.append(("SO", LITTLEGOLEM_SGF_SOURCE))
     head = "".join(f"{k}[{sgf_escape(v)}]" for k, v in root if v is not None)
-    nodes = [f"{'WB'[i % 2]}[{tzaar_to_littlegolem(turn)}]"
+    nodes = [f"{'WB'[i % 2]}[{tzaar_to_littlegolem(turn)}]" + sgf_comment(comments, i)
              for i, turn in enumerate(record.moves)]
     if record.resigned_by is not None:
         check_resigner(record.resigned_by, SIDES[len(record.moves) % 2], len(record.moves))

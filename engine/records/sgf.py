@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Optional, Sequence
 
 from .base import RecordError, quote
 
@@ -141,3 +141,10 @@ def parse_sgf(text: str) -> list[SgfNode]:
 
 def sgf_escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def sgf_comment(comments: Optional[Sequence[str]], index: int) -> str:
+    """``C[...]`` for comments[index], or '' when there is none."""
+    if comments is None or index >= len(comments) or not comments[index]:
+        return ""
+    return f"C[{sgf_escape(comments[index])}]"
