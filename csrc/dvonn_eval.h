@@ -29,15 +29,8 @@
     X(mobile_stacks, 0, "stacking: per own stack that can move now (move-count parity, the last moves)") \
     X(stuck_pieces, 0, "stacking: per piece in an own stack with nowhere to land, ever (cells only empty)")
 
-enum {
-#define X(name, deflt, help) DVW_##name,
-    DV_WEIGHTS(X)
-#undef X
-    DV_NWEIGHTS
-};
-
-typedef struct { DV_WEIGHTS(WEIGHT_FIELD) } DvWeights;
-typedef union { DvWeights w; int v[DV_NWEIGHTS]; } DvWeightSet;
+#define DV_WEIGHT_INDEX(name, deflt, help) DVW_##name,
+DECLARE_WEIGHTS(DV_WEIGHTS, DV_WEIGHT_INDEX, DV_NWEIGHTS, DvWeights, DvWeightSet)
 
 extern DvWeightSet dv_weights;              /* current values */
 extern const WeightInfo DV_WEIGHT_INFO[DV_NWEIGHTS];

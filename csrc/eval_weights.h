@@ -16,4 +16,11 @@ typedef struct {
 #define WEIGHT_DEFAULT(name, deflt, help) deflt,
 #define WEIGHT_INFO(name, deflt, help) {#name, deflt, help},
 
+/* From a table: the indexes (INDEX(name, deflt, help) gives one enumerator) and their
+ * count N, the struct of named fields, and a union to reach them by index. */
+#define DECLARE_WEIGHTS(TABLE, INDEX, N, Struct, Set) \
+    enum { TABLE(INDEX) N };                          \
+    typedef struct { TABLE(WEIGHT_FIELD) } Struct;    \
+    typedef union { Struct w; int v[N]; } Set;
+
 #endif

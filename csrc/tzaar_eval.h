@@ -31,15 +31,8 @@
     X(tempo_turn, 60, "side to act has a whole turn") \
     X(tempo_last, 20, "side to act has one action left")
 
-enum {
-#define X(name, deflt, help) TZW_##name,
-    TZ_WEIGHTS(X)
-#undef X
-    TZ_NWEIGHTS
-};
-
-typedef struct { TZ_WEIGHTS(WEIGHT_FIELD) } TzWeights;
-typedef union { TzWeights w; int v[TZ_NWEIGHTS]; } TzWeightSet;
+#define TZ_WEIGHT_INDEX(name, deflt, help) TZW_##name,
+DECLARE_WEIGHTS(TZ_WEIGHTS, TZ_WEIGHT_INDEX, TZ_NWEIGHTS, TzWeights, TzWeightSet)
 
 extern TzWeightSet tz_weights;              /* current values */
 extern const WeightInfo TZ_WEIGHT_INFO[TZ_NWEIGHTS];
