@@ -57,6 +57,68 @@ int core_perft(int game, const uint8_t *height, const uint8_t *top, const uint8_
     return 0;
 }
 
+/* Perft that looks at *stop between subtrees small enough to count in well under a
+ * millisecond; *stopped is set when it gave up (the count is then meaningless). */
+static uint64_t dv_perft_stoppable(const DvPos *p, int depth, const int32_t *stop, int *stopped)
+{
+    if (depth <= 2) return dv_perft(p, depth);
+    if (*stopped || (*stopped = __atomic_load_n(stop, __ATOMIC_RELAXED) != 0)) return 0;
+    uint32_t moves[DV_MAX_MOVES];
+    int n = dv_gen(p, moves);
+    uint64_t total = 0;
+    for (int i = 0; i < n && !*stopped; i++) {
+        DvPos c = *p;
+        dv_play(&c, moves[i]);
+        total += dv_perft_stoppable(&c, depth - 1, stop, stopped);
+    }
+    return total;
+}
+
+#ifdef HAVE_TZAAR
+/* Same count as tz_perft (depth in whole turns; a first capture that ends the game is a
+ * leaf only at depth 1). */
+static uint64_t tz_perft_stoppable(const TzPos *p, int depth, const int32_t *stop, int *stopped)
+{
+    if (depth <= 1) return tz_perft(p, depth);
+    if (*stopped || (*stopped = __atomic_load_n(stop, __ATOMIC_RELAXED) != 0)) return 0;
+    if (tz_over(p, NULL)) return 0;
+    uint32_t mv[TZ_MAX_MOVES];
+    int n = tz_gen(p, mv);
+    uint64_t total = 0;
+    for (int i = 0; i < n && !*stopped; i++) {
+        TzPos q = *p;
+        tz_play(&q, mv[i]);
+        if (p->phase != 1) {
+            total += tz_perft_stoppable(&q, depth - 1, stop, stopped);
+            continue;
+        }
+        if (tz_over(&q, NULL)) continue;
+        uint32_t mv2[TZ_MAX_MOVES];
+        int n2 = tz_gen(&q, mv2);
+        for (int j = 0; j < n2 && !*stopped; j++) {
+            TzPos r = q;
+            tz_play(&r, mv2[j]);
+            total += tz_perft_stoppable(&r, depth - 1, stop, stopped);
+        }
+    }
+    return total;
+}
+#endif
+
+int core_perft_stoppable(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+                         int side, int phase, int depth, const int32_t *stop, uint64_t *out)
+{
+    AnyPos p;
+    if (depth < 0 || !stop || make_pos(game, &p, height, top, extra, side, phase)) return -1;
+    int stopped = 0;
+#ifdef HAVE_TZAAR
+    if (game == CORE_GAME_TZAAR) *out = tz_perft_stoppable(&p.tz, depth, stop, &stopped);
+    else
+#endif
+    *out = dv_perft_stoppable(&p.dv, depth, stop, &stopped);
+    return stopped ? CORE_INTERRUPTED : 0;
+}
+
 int core_legal(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                int side, int phase, uint32_t *moves)
 {
@@ -89,6 +151,8 @@ static uint32_t tz_second_action(const TzPos *after, const SearchResult *res, co
     sub.nodes = 0;
     sub.threads = 1;
     sub.on_iteration = NULL;
+    sub.multipv = 1;
+    sub.report_ms = 0;
     sub.depth = res->depth > 2 ? res->depth - 1 : 1;
     if (sub.depth > 3) sub.depth = 3;
     SearchResult r2;
@@ -122,6 +186,24 @@ int core_search(int game, const uint8_t *height, const uint8_t *top, const uint8
             if (rc == 0 && res->best != MOVE_NONE) turn[(*turnlen)++] = res->best;
         }
     }
+    pthread_mutex_unlock(&g_lock);
+    return rc;
+}
+
+int core_set_hash(int hash_mb)
+{
+    pthread_once(&g_once, global_init);
+    pthread_mutex_lock(&g_lock);
+    int rc = tt_resize(&g_tt, hash_mb > 0 ? (size_t)hash_mb : 1);
+    pthread_mutex_unlock(&g_lock);
+    return rc;
+}
+
+int core_prepare(int hash_mb)
+{
+    pthread_once(&g_once, global_init);
+    pthread_mutex_lock(&g_lock);
+    int rc = g_tt.slots ? 0 : tt_resize(&g_tt, hash_mb > 0 ? (size_t)hash_mb : 1);
     pthread_mutex_unlock(&g_lock);
     return rc;
 }

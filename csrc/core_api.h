@@ -10,6 +10,7 @@
 #define CORE_GAME_TZAAR 1
 #define CORE_MAX_MOVES 400  /* room core_legal needs */
 #define CORE_NO_MEMORY -2   /* core_search: the hash table could not be allocated */
+#define CORE_INTERRUPTED -3 /* core_perft_stoppable: stopped before the count was done */
 
 const char *core_version(void);
 int  core_has_game(int game);
@@ -27,6 +28,13 @@ int  core_eval(int game, const uint8_t *height, const uint8_t *top, const uint8_
 int  core_search(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                  int side, int phase, const SearchParams *prm, int hash_mb,
                  SearchResult *res, uint32_t *turn, int *turnlen);
+/* Perft that gives up (returns CORE_INTERRUPTED) soon after *stop becomes non-zero. */
+int  core_perft_stoppable(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+                          int side, int phase, int depth, const int32_t *stop, uint64_t *out);
+/* Allocate and clear the table now (and the games' tables), outside any search: 0 or -1. */
+int  core_set_hash(int hash_mb);
+/* The same, unless a table exists already (a start-up warm-up must not undo `option hash`). */
+int  core_prepare(int hash_mb);
 void core_clear_hash(void);
 
 /* Named evaluation weights (csrc/dvonn_eval.h, csrc/tzaar_eval.h), changed between

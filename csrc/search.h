@@ -11,6 +11,16 @@
 #define SCORE_MARGIN 256        /* per point of final margin (>= MAX_PLY so margin beats length) */
 #define SCORE_PROVEN_MIN (SCORE_WIN - 1000)
 #define SCORE_EVAL_MAX 500000
+#define MAX_MULTIPV 10
+
+/* One candidate line of a multi-PV search; its score is exact (never a bound). */
+typedef struct SearchLine {
+    uint32_t move;
+    int32_t score;
+    int32_t proven;
+    int32_t pvlen;
+    uint32_t pv[MAX_PLY];
+} SearchLine;
 
 typedef struct SearchResult {
     uint32_t best;        /* MOVE_NONE iff the game is over at the root */
@@ -22,6 +32,8 @@ typedef struct SearchResult {
     uint64_t nodes;       /* all threads */
     double time_ms;
     uint32_t pv[MAX_PLY];
+    int32_t nlines;       /* multi-PV candidates, best first; lines[0] is best/score/pv */
+    SearchLine lines[MAX_MULTIPV];
 } SearchResult;
 
 typedef void (*SearchCallback)(void *userdata, const SearchResult *iteration);
@@ -35,6 +47,8 @@ typedef struct SearchParams {
     int32_t *stop;        /* optional external stop flag (non-zero = stop), read atomically */
     SearchCallback on_iteration; /* optional, called by the main thread per iteration */
     void *userdata;
+    int32_t multipv;      /* candidates with exact scores, 1..MAX_MULTIPV (<= 0: 1) */
+    int32_t report_ms;    /* > 0: also call on_iteration this often (latest iteration, current nodes) */
 } SearchParams;
 
 /* Terminal value from the side to act's view; score_white from <game>_over. */

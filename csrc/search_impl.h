@@ -27,6 +27,8 @@ typedef struct {
     int32_t hist[2][1 << 14];
     int pvlen[MAX_PLY + 1];
     uint32_t pv[MAX_PLY + 1][MAX_PLY + 1];
+    int nlines;
+    SearchLine lines[MAX_MULTIPV];  /* this iteration's best candidates, best first */
     pthread_t tid;
 } S(Thread);
 
@@ -35,12 +37,21 @@ struct S(Shared) {
     const SearchParams *prm;
     SearchResult *res;
     int64_t start_ns, deadline_ns;
+    int64_t next_report_ns;  /* atomic; when prm->report_ms > 0 */
     int max_depth;
+    int multipv;
     int done_depth;       /* deepest completed iteration (written under lock) */
     pthread_mutex_t lock;
     int stop;             /* atomic */
     uint64_t node_count;  /* atomic, all threads, updated every 1024 nodes */
 };
+
+static void S(report)(S(Thread) *t, SearchResult *res)
+{
+    S(Shared) *sh = t->sh;
+    res->nodes = __atomic_load_n(&sh->node_count, __ATOMIC_RELAXED) + (t->nodes - t->reported);
+    res->time_ms = (double)(now_ns() - sh->start_ns) / 1e6;
+}
 
 static void S(poll)(S(Thread) *t)
 {
@@ -57,6 +68,19 @@ static void S(poll)(S(Thread) *t)
     if (stop) {
         __atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
         t->stopped = 1;
+        return;
+    }
+    if (prm->report_ms > 0 && prm->on_iteration) {
+        int64_t now = now_ns();
+        if (now >= __atomic_load_n(&sh->next_report_ns, __ATOMIC_RELAXED)) {
+            __atomic_store_n(&sh->next_report_ns, sat_add_ns(now, ms_to_ns(prm->report_ms)), __ATOMIC_RELAXED);
+            pthread_mutex_lock(&sh->lock);
+            if (sh->done_depth > 0) {
+                S(report)(t, sh->res);
+                prm->on_iteration(prm->userdata, sh->res);
+            }
+            pthread_mutex_unlock(&sh->lock);
+        }
     }
 }
 
@@ -192,15 +216,36 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
     return best;
 }
 
-/* One root iteration.  Returns the best score; *completed = root moves fully
- * searched (the iteration was cut short iff t->stopped). */
+/* Keep t->lines the best `want` candidates, best first (insertion into a short list). */
+static void S(add_line)(S(Thread) *t, int want, uint32_t m, int v, int proven)
+{
+    int i = t->nlines < want ? t->nlines++ : want - 1;  /* full: v beat the last one */
+    while (i > 0 && t->lines[i - 1].score < v) {
+        t->lines[i] = t->lines[i - 1];
+        i--;
+    }
+    SearchLine *l = &t->lines[i];
+    l->move = m;
+    l->score = v;
+    l->proven = proven;
+    l->pv[0] = m;
+    l->pvlen = 1 + t->pvlen[1];
+    memcpy(&l->pv[1], t->pv[1], (size_t)t->pvlen[1] * sizeof(uint32_t));
+}
+
+/* One root iteration.  With multi-PV N, a move is searched with a full window until N
+ * candidates are known, then against the N-th best score: whatever beats it is re-searched
+ * with beta = infinity, so every kept candidate has an exact score.  Returns the best score;
+ * *completed = root moves fully searched (the iteration was cut short iff t->stopped). */
 static int S(root_search)(S(Thread) *t, int depth, int *proven, uint32_t *bestmove, int *completed)
 {
     const POS *p = &t->rootpos;
     int side = G(side)(p);
-    int alpha = -SCORE_INF, beta = SCORE_INF, best = -SCORE_INF, allproven = 1, bi = 0, bestproven = 0;
+    int want = t->sh->multipv < t->nroot ? t->sh->multipv : t->nroot;
+    int allproven = 1;
     *completed = 0;
     *bestmove = t->root[0];
+    t->nlines = 0;
     t->pvlen[0] = 0;
     for (int i = 0; i < t->nroot; i++) {
         uint32_t m = t->root[i];
@@ -208,38 +253,42 @@ static int S(root_search)(S(Thread) *t, int depth, int *proven, uint32_t *bestmo
         G(play)(&c, m);
         int same = G(side)(&c) == side;
         int cp = 0, v;
-        if (i == 0) {
-            v = S(child)(t, &c, same, alpha, beta, depth - 1, 1, &cp);
+        t->pvlen[1] = 0;
+        if (t->nlines < want) {
+            v = S(child)(t, &c, same, -SCORE_INF, SCORE_INF, depth - 1, 1, &cp);
         } else {
+            int alpha = t->lines[want - 1].score;
             v = S(child)(t, &c, same, alpha, alpha + 1, depth - 1, 1, &cp);
-            if (v > alpha && !t->stopped) v = S(child)(t, &c, same, alpha, beta, depth - 1, 1, &cp);
+            if (v > alpha && !t->stopped) v = S(child)(t, &c, same, alpha, SCORE_INF, depth - 1, 1, &cp);
+            if (v <= alpha) {  /* a bound only: not a candidate */
+                if (t->stopped) break;
+                ++*completed;
+                if (!cp) allproven = 0;
+                continue;
+            }
         }
         if (t->stopped) break;
         ++*completed;
         if (!cp) allproven = 0;
-        if (v > best) {
-            best = v;
-            bi = i;
-            bestproven = cp;
-            *bestmove = m;
-            if (v > alpha) alpha = v;
-            S(pv_update)(t, 0, m);
-        }
+        S(add_line)(t, want, m, v, cp);
     }
-    /* Best move first next time, the rest keep their order. */
-    uint32_t m = t->root[bi];
-    memmove(&t->root[1], &t->root[0], (size_t)bi * sizeof(uint32_t));
-    t->root[0] = m;
+    if (t->nlines == 0) return -SCORE_INF;
+    /* The candidates first, best first, next time; the rest keep their order. */
+    uint32_t keep[MAXMOVES];
+    int k = 0;
+    for (int j = 0; j < t->nlines; j++) keep[k++] = t->lines[j].move;
+    for (int i = 0; i < t->nroot; i++) {
+        int is_line = 0;
+        for (int j = 0; j < t->nlines; j++) is_line |= t->root[i] == t->lines[j].move;
+        if (!is_line) keep[k++] = t->root[i];
+    }
+    memcpy(t->root, keep, (size_t)t->nroot * sizeof(uint32_t));
+    *bestmove = t->lines[0].move;
+    t->pvlen[0] = t->lines[0].pvlen;
+    memcpy(t->pv[0], t->lines[0].pv, (size_t)t->lines[0].pvlen * sizeof(uint32_t));
     /* A proven win is final even if other moves are unresolved (only its margin could grow). */
-    *proven = allproven || (bestproven && best >= SCORE_PROVEN_MIN);
-    return best;
-}
-
-static void S(report)(S(Thread) *t, SearchResult *res)
-{
-    S(Shared) *sh = t->sh;
-    res->nodes = __atomic_load_n(&sh->node_count, __ATOMIC_RELAXED) + (t->nodes - t->reported);
-    res->time_ms = (double)(now_ns() - sh->start_ns) / 1e6;
+    *proven = allproven || (t->lines[0].proven && t->lines[0].score >= SCORE_PROVEN_MIN);
+    return t->lines[0].score;
 }
 
 /* Publish a completed iteration if it is the deepest so far (any thread). */
@@ -258,13 +307,19 @@ static void S(publish)(S(Thread) *t, int d, int v, uint32_t bm, int proven)
         res->proven = proven;
         res->pvlen = t->pvlen[0];
         memcpy(res->pv, t->pv[0], (size_t)t->pvlen[0] * sizeof(uint32_t));
+        res->nlines = t->nlines;
+        memcpy(res->lines, t->lines, (size_t)t->nlines * sizeof(SearchLine));
         S(report)(t, res);
         if (prm->on_iteration) prm->on_iteration(prm->userdata, res);
+        if (prm->report_ms > 0)
+            __atomic_store_n(&sh->next_report_ns, sat_add_ns(now_ns(), ms_to_ns(prm->report_ms)),
+                             __ATOMIC_RELAXED);
         int stop = proven || d >= sh->max_depth;
         if (prm->time_ms > 0) {
-            /* The next iteration costs a multiple of this one: do not start what cannot finish. */
-            int64_t used = now_ns() - sh->start_ns;
-            if (t->nroot == 1 || used * 20 > prm->time_ms * 1000000LL * 9) stop = 1;
+            /* The next iteration costs a multiple of this one: do not start what cannot finish.
+             * In doubles: huge times must not overflow. */
+            double used = (double)(now_ns() - sh->start_ns);
+            if (t->nroot == 1 || used * 20.0 > (double)prm->time_ms * 9e6) stop = 1;
         }
         if (stop) __atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
     }
@@ -287,11 +342,14 @@ static void S(iterate)(S(Thread) *t)
         if (t->stopped) {
             /* Keep a move that already beat the previous best at the new depth. */
             pthread_mutex_lock(&sh->lock);
-            if (t->id == 0 && d == sh->done_depth + 1 && completed > 1 && bm != res->best) {
+            if (t->id == 0 && sh->multipv == 1 && d == sh->done_depth + 1 && completed > 1 &&
+                t->nlines > 0 && bm != res->best) {
                 res->best = bm;
                 res->score = v;
                 res->pvlen = t->pvlen[0];
                 memcpy(res->pv, t->pv[0], (size_t)t->pvlen[0] * sizeof(uint32_t));
+                res->nlines = 1;
+                res->lines[0] = t->lines[0];
             }
             pthread_mutex_unlock(&sh->lock);
             break;
@@ -339,8 +397,10 @@ int CAT(search_, GP)(const POS *root, const SearchParams *prm, TT *tt, SearchRes
     sh.prm = prm;
     sh.res = res;
     sh.start_ns = now_ns();
-    sh.deadline_ns = prm->time_ms > 0 ? sh.start_ns + prm->time_ms * 1000000LL : 0;
+    sh.deadline_ns = prm->time_ms > 0 ? sat_add_ns(sh.start_ns, ms_to_ns(prm->time_ms)) : 0;
+    sh.next_report_ns = prm->report_ms > 0 ? sat_add_ns(sh.start_ns, ms_to_ns(prm->report_ms)) : 0;
     sh.max_depth = prm->depth > 0 && prm->depth < MAX_PLY - 8 ? prm->depth : MAX_PLY - 8;
+    sh.multipv = prm->multipv < 1 ? 1 : prm->multipv > MAX_MULTIPV ? MAX_MULTIPV : prm->multipv;
     pthread_mutex_init(&sh.lock, NULL);
 
     uint32_t moves[MAXMOVES];
@@ -371,6 +431,10 @@ int CAT(search_, GP)(const POS *root, const SearchParams *prm, TT *tt, SearchRes
     res->best = th[0].root[0];
     res->pv[0] = res->best;
     res->pvlen = 1;
+    res->nlines = 1;
+    res->lines[0].move = res->best;
+    res->lines[0].pv[0] = res->best;
+    res->lines[0].pvlen = 1;
     int started = 1;
     for (int i = 1; i < nthreads; i++) {
         if (pthread_create(&th[i].tid, NULL, S(thread_main), &th[i])) break;

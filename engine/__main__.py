@@ -31,8 +31,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(),
                         format="%(name)s %(levelname)s: %(message)s")
-    from .server import main_loop
+    if sys.stdin is None or sys.stdout is None:
+        return 0  # started with stdin or stdout closed: no command can arrive or be answered
     try:
+        from .server import main_loop
         main_loop(seed=args.seed)
     except KeyboardInterrupt:
         pass

@@ -21,20 +21,28 @@ CSRC = os.path.join(ROOT, "csrc")
 
 CDEF = """
 #define MAX_PLY ...
+#define MAX_MULTIPV ...
 #define SCORE_WIN ...
 #define CORE_GAME_DVONN ...
 #define CORE_GAME_TZAAR ...
 #define CORE_MAX_MOVES ...
 #define CORE_NO_MEMORY ...
+#define CORE_INTERRUPTED ...
+typedef struct {
+    uint32_t move; int32_t score; int32_t proven; int32_t pvlen; uint32_t pv[...];
+    ...;
+} SearchLine;
 typedef struct {
     uint32_t best; int32_t score; int32_t depth; int32_t seldepth; int32_t proven;
     int32_t pvlen; uint64_t nodes; double time_ms; uint32_t pv[...];
+    int32_t nlines; SearchLine lines[...];
     ...;
 } SearchResult;
 typedef void (*SearchCallback)(void *userdata, const SearchResult *iteration);
 typedef struct {
     int64_t time_ms; int32_t depth; uint64_t nodes; int32_t threads; uint64_t seed;
     int32_t *stop; SearchCallback on_iteration; void *userdata;
+    int32_t multipv; int32_t report_ms;
     ...;
 } SearchParams;
 
@@ -50,6 +58,10 @@ int core_eval(int game, const uint8_t *height, const uint8_t *top, const uint8_t
 int core_search(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                 int side, int phase, const SearchParams *prm, int hash_mb,
                 SearchResult *res, uint32_t *turn, int *turnlen);
+int core_perft_stoppable(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+                         int side, int phase, int depth, const int32_t *stop, uint64_t *out);
+int core_set_hash(int hash_mb);
+int core_prepare(int hash_mb);
 void core_clear_hash(void);
 #define CORE_WEIGHT_MAX 1000000
 int core_weight_count(int game);

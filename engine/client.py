@@ -30,15 +30,49 @@ class EngineError(RuntimeError):
     """The engine refused a command ('?' reply) or went away."""
 
 
+def start(command: str, name: str, stderr, cwd: Optional[Path]) -> subprocess.Popen:
+    """A child in its own process group (Ctrl-C in a terminal reaches only us; the child
+    ends when its input closes); EngineError with one clear line if it cannot start."""
+    try:
+        return subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=stderr, text=True, bufsize=1,
+                                cwd=cwd, env=child_env(), start_new_session=True)
+    except ValueError as e:  # shlex: unbalanced quotes
+        raise EngineError(f"cannot start {name} ({command!r}): {e}") from None
+    except OSError as e:
+        raise EngineError(f"cannot start {name} ({command!r}): {e.strerror or e}") from None
+
+
+def run_script(main) -> None:
+    """Run a script's main(): its return value is the exit status; no traceback when our
+    output closes early (`| head -1`: exit quietly, status 0) or on Ctrl-C (status 130)."""
+    try:
+        status = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        status = 0
+    except KeyboardInterrupt:
+        status = 130
+    sys.exit(status)
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
 class EngineProcess:
     """One engine process; commands go in, GTP replies come out."""
 
     def __init__(self, command: str = DEFAULT_ENGINE, name: str = "engine",
                  stderr=subprocess.DEVNULL, cwd: Optional[Path] = None) -> None:
         self.name = name
-        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=stderr, text=True,
-                                     bufsize=1, cwd=cwd, env=child_env())
+        self.proc = start(command, name, stderr, cwd)
 
     def send(self, line: str) -> tuple[bool, str]:
         """(ok, text) of the reply to one command line; the text without '=', '?' and id."""
@@ -85,6 +119,7 @@ class EngineProcess:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        self.proc.stdout.close()
 
 
 # --- CodeCup 2011 DVONN players (notation: engine/records/dvonn_notation.py) ----------
@@ -100,9 +135,7 @@ class LinePlayer:
         import threading
 
         self.name = name
-        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=stderr, text=True,
-                                     bufsize=1, cwd=cwd, env=child_env())
+        self.proc = start(command, name, stderr, cwd)
         self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -133,6 +166,7 @@ class LinePlayer:
                 return line.strip()
 
     def close(self, timeout: float = 10) -> None:
+        """Quit, then wait up to `timeout` seconds before killing it."""
         try:
             self.send("Quit")
             self.proc.stdin.close()
@@ -143,3 +177,4 @@ class LinePlayer:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        self.proc.stdout.close()

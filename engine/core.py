@@ -37,6 +37,7 @@ Move = tuple[str, int, int]
 # The C side's constants, read through cffi (`#define X ...` in _core_build.CDEF).
 MAX_MOVES = _lib.CORE_MAX_MOVES if AVAILABLE else 400
 WIN = _lib.SCORE_WIN if AVAILABLE else 1_000_000  # |score| >= WIN: a proven win/loss
+MAX_MULTIPV = _lib.MAX_MULTIPV if AVAILABLE else 10
 
 
 class CoreError(RuntimeError):
@@ -45,6 +46,18 @@ class CoreError(RuntimeError):
 
 class CoreUnavailable(CoreError):
     """The compiled core is not built or cannot be loaded."""
+
+
+class Interrupted(Exception):
+    """A perft was stopped through its StopFlag before it finished counting."""
+
+
+@dataclass
+class Line:
+    """One multi-PV candidate: an exact score and its principal variation (raw moves)."""
+    score: int
+    pv: list[int]
+    proven: bool = False
 
 
 @dataclass
@@ -57,6 +70,7 @@ class SearchResult:
     pv: list[int] = field(default_factory=list)  # raw moves
     proven: bool = False
     seldepth: int = 0
+    lines: list[Line] = field(default_factory=list)  # multi-PV candidates, best first
 
     @property
     def nps(self) -> int:
@@ -64,18 +78,28 @@ class SearchResult:
 
 
 class StopFlag:
-    """Set from any thread to end a running search early (it still returns a move)."""
+    """Set from any thread (or a signal handler) to end a running search early; a search
+    still returns its best move, a perft raises Interrupted.  ``running`` counts the
+    stoppable calls in progress that use this flag."""
 
     def __init__(self) -> None:
         self._cell = _ffi.new("int32_t *") if AVAILABLE else None
+        self._set = False
+        self.running = 0
 
     def set(self) -> None:
-        if self._cell is not None:
+        if self._cell is not None:  # the cell first: clear() looks at _set
             self._cell[0] = 1
+        self._set = True
 
     def clear(self) -> None:
-        if self._cell is not None:
-            self._cell[0] = 0
+        if self._set:  # (cheap when not set: this runs before every command)
+            self._set = False
+            if self._cell is not None:
+                self._cell[0] = 0
+
+    def is_set(self) -> bool:
+        return self._set
 
 
 def core_version() -> str:
@@ -137,12 +161,25 @@ def decode_move(game: str, raw: int) -> Move:
     return (kind, -1 if kind == "place" else src, (raw >> 6) & 63)
 
 
-def perft(game: str, cells: Sequence[str], side: int, phase: int, depth: int) -> int:
-    """Leaf count after depth plies (DVONN: moves; TZAAR: whole turns)."""
+def perft(game: str, cells: Sequence[str], side: int, phase: int, depth: int,
+          stop: Optional[StopFlag] = None) -> int:
+    """Leaf count after depth plies (DVONN: moves; TZAAR: whole turns); Interrupted when
+    ``stop`` is set before it is done."""
     _require(game)
     h, t, e = _arrays(game, cells)
     out = _ffi.new("uint64_t *")
-    if _lib.core_perft(_game_id(game), h, t, e, side, phase, depth, out) < 0:
+    if stop is None:
+        rc = _lib.core_perft(_game_id(game), h, t, e, side, phase, depth, out)
+    else:
+        stop.running += 1
+        try:
+            rc = _lib.core_perft_stoppable(_game_id(game), h, t, e, side, phase, depth,
+                                           stop._cell, out)
+        finally:
+            stop.running -= 1
+    if rc == _lib.CORE_INTERRUPTED:
+        raise Interrupted("perft interrupted")
+    if rc < 0:
         raise ValueError("bad perft arguments")
     return int(out[0])
 
@@ -218,35 +255,48 @@ def eval_terms(game: str, cells: Sequence[str], side: int,
     return int(out[0]), [(names[i], terms[2 * i], terms[2 * i + 1]) for i in range(n)]
 
 
-_callbacks: dict[int, Callable[[SearchResult], Any]] = {}
+def _lines(res) -> list[Line]:
+    return [Line(line.score, [line.pv[i] for i in range(line.pvlen)], bool(line.proven))
+            for line in (res.lines[k] for k in range(min(res.nlines, MAX_MULTIPV)))]
+
+
+_callbacks: dict[int, tuple[Callable[[SearchResult], Any], Optional[StopFlag]]] = {}
 _callback_errors: dict[int, BaseException] = {}
 _callbacks_lock = threading.Lock()
 
 if AVAILABLE:
     @_ffi.def_extern()
-    def _core_on_iteration(userdata, it):  # runs in the searching thread, GIL re-acquired
+    def _core_on_iteration(userdata, it):  # runs in a searching thread, GIL re-acquired
         key = int(_ffi.cast("uintptr_t", userdata))
-        cb = _callbacks.get(key)
+        cb, stop = _callbacks.get(key, (None, None))
         if cb is not None and key not in _callback_errors:
             try:
                 cb(SearchResult(moves=[], score=it.score, depth=it.depth, nodes=it.nodes,
                                 time_ms=it.time_ms, pv=[it.pv[i] for i in range(it.pvlen)],
-                                proven=bool(it.proven), seldepth=it.seldepth))
+                                proven=bool(it.proven), seldepth=it.seldepth, lines=_lines(it)))
             except Exception as e:  # noqa: BLE001 - raised by search() once the C call returns
                 _callback_errors[key] = e
+            except BaseException as e:  # KeyboardInterrupt: never a traceback inside cffi
+                _callback_errors[key] = e
+                if stop is not None:
+                    stop.set()
 
 
 def search(game: str, cells: Sequence[str], side: int, phase: int, *,
            time_ms: Optional[float] = None, depth: Optional[int] = None,
            nodes: Optional[int] = None, threads: int = 1, hash_mb: int = 64, seed: int = 0,
            on_iteration: Optional[Callable[[SearchResult], Any]] = None,
-           stop: Optional[StopFlag] = None) -> SearchResult:
+           stop: Optional[StopFlag] = None, multipv: int = 1,
+           report_ms: int = 0) -> SearchResult:
     """Iterative-deepening search; at least depth 1 always completes.
 
-    With no limit at all, searches to the maximum depth (or until proven):
-    give time_ms, depth or nodes.  ``on_iteration`` gets a SearchResult
-    (without ``moves``) after every completed iteration.  CoreError when the core
-    fails: a position it cannot take, no memory for the table, a callback that raised.
+    With no limit at all, searches to the maximum depth (or until proven, or until
+    ``stop`` is set): give time_ms, depth, nodes or stop.  ``on_iteration`` gets a
+    SearchResult (without ``moves``) after every completed iteration and, with
+    ``report_ms``, that often in between (the last iteration, current nodes and time).
+    ``multipv`` candidates with exact scores come back in ``lines``.  CoreError when
+    the core fails: a position it cannot take, no memory for the table, a callback
+    that raised (a KeyboardInterrupt in it stops the search and is raised as is).
     """
     _require(game)
     try:
@@ -254,7 +304,9 @@ def search(game: str, cells: Sequence[str], side: int, phase: int, *,
     except ValueError as e:
         raise CoreError(f"bad position: {e}") from None
     prm = _ffi.new("SearchParams *")
-    prm.time_ms = int(time_ms) if time_ms else 0
+    prm.time_ms = min(int(time_ms), 1 << 62) if time_ms else 0  # the C side saturates
+    prm.multipv = max(1, min(MAX_MULTIPV, int(multipv)))
+    prm.report_ms = max(0, int(report_ms))
     prm.depth = int(depth) if depth else 0
     prm.nodes = int(nodes) if nodes else 0
     prm.threads = max(1, int(threads))
@@ -264,16 +316,20 @@ def search(game: str, cells: Sequence[str], side: int, phase: int, *,
     if on_iteration is not None:
         with _callbacks_lock:
             key = max(_callbacks, default=0) + 1
-            _callbacks[key] = on_iteration
+            _callbacks[key] = (on_iteration, stop)
         prm.on_iteration = _lib._core_on_iteration
         prm.userdata = _ffi.cast("void *", key)
     res = _ffi.new("SearchResult *")
     turn = _ffi.new("uint32_t[4]")
     turnlen = _ffi.new("int *")
+    if stop is not None:
+        stop.running += 1
     try:
         rc = _lib.core_search(_game_id(game), h, t, e, side, phase, prm, int(hash_mb),
                               res, turn, turnlen)
     finally:
+        if stop is not None:
+            stop.running -= 1
         failed = None
         if key:
             with _callbacks_lock:
@@ -282,12 +338,28 @@ def search(game: str, cells: Sequence[str], side: int, phase: int, *,
     if rc < 0:
         raise CoreError(f"no memory for a {hash_mb} MB table" if rc == _lib.CORE_NO_MEMORY
                         else "bad position")
+    if failed is not None and not isinstance(failed, Exception):
+        raise failed
     if failed is not None:
         raise CoreError(f"the progress callback failed: {type(failed).__name__}: {failed}") from failed
     return SearchResult(moves=[decode_move(game, turn[i]) for i in range(turnlen[0])],
                         score=res.score, depth=res.depth, nodes=res.nodes, time_ms=res.time_ms,
                         pv=[res.pv[i] for i in range(res.pvlen)], proven=bool(res.proven),
-                        seldepth=res.seldepth)
+                        seldepth=res.seldepth, lines=_lines(res))
+
+
+def set_hash(hash_mb: int) -> None:
+    """Allocate and clear the table now, outside any search."""
+    _require()
+    if _lib.core_set_hash(int(hash_mb)) < 0:
+        raise CoreError(f"no memory for a {hash_mb} MB table")
+
+
+def prepare(hash_mb: int) -> None:
+    """The first-call set-up (tables, a hash table of hash_mb unless one exists already)."""
+    _require()
+    if _lib.core_prepare(int(hash_mb)) < 0:
+        raise CoreError(f"no memory for a {hash_mb} MB table")
 
 
 def clear_hash() -> None:

@@ -3,18 +3,21 @@
 Knows nothing about games.  Follows the GTP 2 spec: control characters
 other than HT and LF are dropped, HT becomes a space, '#' starts a comment,
 blank lines get no reply, an optional numeric id is echoed, and every reply
-ends with an empty line.  Lines that are too long or not UTF-8 still get a
+ends with an empty line.  GoGui's `# interrupt` comment line is told apart
+(read_events) so the server can stop the command running before it.  Lines that are too long or not UTF-8 still get a
 reply (an error) so a client never waits forever.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import BinaryIO, Iterator, Optional
+from typing import BinaryIO, Iterator, Optional, Union
 
 MAX_LINE_BYTES = 65536
 _CONTROL = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f]")
 _ID = re.compile(r"^([0-9]+)(?:\s+|$)")  # ASCII digits only: \d would take "٣"
+_INTERRUPT = re.compile(rb"#[ \t]*interrupt")  # GoGui: a comment line asking to stop
+INTERRUPT = "# interrupt"  # the event read_events yields for it
 
 
 @dataclass
@@ -48,12 +51,23 @@ def parse_line(raw: bytes) -> Optional[Command]:
         cid, text = m.group(1), text[m.end():]
     words = text.split()
     if not words:
+        if cid is None:  # only Unicode white space (U+00A0, U+3000, ...): a blank line
+            return None
         return Command(cid, "", [], "missing command name after the id")
     return Command(cid, words[0], words[1:])
 
 
 def read_commands(stream: BinaryIO) -> Iterator[Command]:
     """Commands from a byte stream until EOF; overlong lines become error commands."""
+    return (event for event in read_events(stream) if isinstance(event, Command))
+
+
+Event = Union[Command, str, None]
+
+
+def read_events(stream: BinaryIO) -> Iterator[Event]:
+    """One event per line until EOF: a Command, INTERRUPT for GoGui's `# interrupt`,
+    or None for a line that gets no reply.  Never reads beyond the line it yields."""
     while True:
         raw = stream.readline(MAX_LINE_BYTES + 1)
         if not raw:
@@ -67,14 +81,17 @@ def read_commands(stream: BinaryIO) -> Iterator[Command]:
                 if not rest or rest.endswith(b"\n"):
                     break
             if blank:
+                yield None
                 continue
             m = _ID.match(_clean(raw).decode("latin-1"))
             yield Command(m.group(1) if m else None, "", [],
                           f"line longer than {MAX_LINE_BYTES} bytes")
             continue
-        command = parse_line(raw.rstrip(b"\n"))
-        if command is not None:
-            yield command
+        line = raw.rstrip(b"\n")
+        if b"#" in line and _INTERRUPT.fullmatch(_CONTROL.sub(b"", line).strip(b" \t")):
+            yield INTERRUPT
+            continue
+        yield parse_line(line)
 
 
 _REPLY_HEAD = re.compile(r"([=?])([0-9]*)(?: (.*))?$")

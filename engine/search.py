@@ -20,7 +20,7 @@ from .options import Options
 from .player import choose_move, random_move
 from .rules import IllegalMove
 
-__all__ = ["Options", "Progress", "Thought", "think", "time_limit_ms"]
+__all__ = ["Options", "Progress", "Thought", "Watch", "think", "time_limit_ms"]
 
 log = logging.getLogger("engine.search")
 DEFAULT_MOVETIME_MS = 1000
@@ -35,6 +35,7 @@ class Thought:
     time_ms: float = 0.0
     pv: list = field(default_factory=list)  # action/move texts
     source: str = "python"
+    lines: list = field(default_factory=list)  # multi-PV candidates: (score, pv texts), best first
 
 
 @dataclass
@@ -46,6 +47,7 @@ class Progress:
     nodes: int
     time_ms: float
     pv: list[str]
+    lines: list = field(default_factory=list)  # multi-PV candidates: (score, pv texts), best first
 
     @property
     def nps(self) -> int:
@@ -54,7 +56,20 @@ class Progress:
 
 def progress(game, iteration: core.SearchResult) -> Progress:
     return Progress(iteration.depth, iteration.seldepth, iteration.score, iteration.nodes,
-                    iteration.time_ms, pv_text(game, iteration.pv))
+                    iteration.time_ms, pv_text(game, iteration.pv), candidates(game, iteration))
+
+
+def candidates(game, result: core.SearchResult) -> list:
+    return [(line.score, pv_text(game, line.pv)) for line in result.lines]
+
+
+@dataclass
+class Watch:
+    """How a search is run from outside: stopped, reported on, limited."""
+    stop: Optional[core.StopFlag] = None
+    report_ms: int = 0      # also report progress this often (the last iteration, current nodes)
+    untimed: bool = False   # no time limit: only depth, nodes and `stop` end it
+    multipv: int = 1
 
 
 def time_limit_ms(game, options: Options, clock: Clock) -> Optional[float]:
@@ -76,31 +91,35 @@ def pv_text(game, raw_pv: list) -> list[str]:
 
 
 def think(game, options: Options, clock: Clock, limit_ms: Optional[float] = None,
-          on_progress: Optional[Callable[[Progress], None]] = None) -> Thought:
+          on_progress: Optional[Callable[[Progress], None]] = None,
+          watch: Optional[Watch] = None) -> Thought:
     """The move to play now, with what the search found; never an illegal move."""
     started = time.monotonic()
-    thought = _choose(game, options, clock, limit_ms, on_progress)
+    thought = _choose(game, options, clock, limit_ms, on_progress, watch or Watch())
     thought.time_ms = (time.monotonic() - started) * 1000
     return thought
 
 
 def _choose(game, options: Options, clock: Clock, limit_ms: Optional[float],
-            on_progress: Optional[Callable[[Progress], None]]) -> Thought:
+            on_progress: Optional[Callable[[Progress], None]], watch: Watch) -> Thought:
     forced = game.forced_move()
     if forced is not None:
         return Thought(forced, source="forced")
     if options.player == "random":
         return Thought(random_move(game, options.seed))
     if options.player == "core" and core.AVAILABLE:
-        thought = _think_core(game, options, clock, limit_ms, on_progress)
+        thought = _think_core(game, options, clock, limit_ms, on_progress, watch)
         if thought is not None:
             return thought
     return Thought(choose_move(game, options.seed))
 
 
 def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
-                on_progress: Optional[Callable[[Progress], None]]) -> Optional[Thought]:
-    if limit_ms is None:
+                on_progress: Optional[Callable[[Progress], None]],
+                watch: Watch) -> Optional[Thought]:
+    if watch.untimed:
+        limit_ms = None
+    elif limit_ms is None:
         limit_ms = time_limit_ms(game, options, clock)
     def report(iteration: core.SearchResult) -> None:
         on_progress(progress(game, iteration))
@@ -110,10 +129,16 @@ def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
                              time_ms=limit_ms, depth=options.depth or None,
                              nodes=options.nodes or None, threads=options.threads,
                              hash_mb=options.hash, seed=options.seed,
-                             on_iteration=report if on_progress is not None else None)
+                             on_iteration=report if on_progress is not None else None,
+                             stop=watch.stop, multipv=watch.multipv, report_ms=watch.report_ms)
     except core.CoreError as e:
         log.error("the core failed (%s); playing the Python player's move", e)
         return None
+    return core_thought(game, result)
+
+
+def core_thought(game, result: core.SearchResult) -> Optional[Thought]:
+    """The core's result as a Thought once the rules accept its move; None if they do not."""
     try:
         move = game.check_move(game.from_core(result.moves))
     except (IllegalMove, IndexError, TypeError, ValueError) as e:
@@ -121,4 +146,4 @@ def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
                   result.moves, e)
         return None
     return Thought(move, result.score, result.depth, result.nodes, result.time_ms,
-                   pv_text(game, result.pv), "core")
+                   pv_text(game, result.pv), "core", candidates(game, result))

@@ -12,21 +12,19 @@ import logging
 import sys
 from typing import Callable, Optional, TextIO
 
-from . import ENGINE_NAME, __version__, core, evaluation, gtp
+from . import ENGINE_NAME, __version__, analysis, core, evaluation, gtp
 from .arguments import CommandError, arity, colour, whole_number
 from .clock import Clock
 from .games import DEFAULT_GAME, GAMES
 from .openings import MASK64
-from .rules import COLOUR_NAMES, BadPosition, IllegalMove, UnreadableMove, perft
-from .search import Options, Progress, Thought, think
+from .ponder import Ponder
+from .rules import COLOUR_NAMES, BadPosition, IllegalMove, UnreadableMove
+from .search import Options, Progress, Thought, Watch, think
+from .session import Control, Quit, Session
 
 log = logging.getLogger("engine")
 
 __all__ = ["COMMANDS", "CommandError", "Quit", "Server", "command", "main_loop"]
-
-
-class Quit(Exception):
-    pass
 
 
 Handler = Callable[["Server", list[str]], str]
@@ -57,6 +55,21 @@ class Server:
         self.clock = Clock()
         self.setup: tuple[str, Optional[int]] = (DEFAULT_GAME, None)  # game, opening seed
         self.game = GAMES[DEFAULT_GAME].start()
+        self.control = Control()  # a Session replaces it while serving
+        self.ponder = Ponder()
+
+    def prepare(self) -> None:
+        """First-call set-up of the core (its tables, the hash table), so that the first
+        search does not pay for it on its clock; the session runs it at start-up."""
+        if core.AVAILABLE:
+            try:
+                core.prepare(self.options.hash)
+            except core.CoreError as e:
+                log.warning("%s", e)
+
+    def close(self) -> None:
+        """The session ends: no search may outlive it."""
+        self.ponder.cancel()
 
     # --- helpers ---------------------------------------------------------
     def new_game(self, name: str, opening_seed: Optional[int]) -> None:
@@ -91,10 +104,18 @@ class Server:
         if self.options.info == "on":
             print(format_info(progress), file=sys.stderr, flush=True)
 
-    def think(self, limit_ms=None) -> Thought:
+    def think(self, limit_ms=None, watch: Optional[Watch] = None,
+              on_progress=None) -> Thought:
+        """Search the current position; stopped by the session's interrupts.  genmove and
+        reg_genmove (no watch, no limit) take over a pondering search after a hit."""
         if self.game.over:
             raise CommandError("the game is over")
-        return think(self.game, self.options, self.clock, limit_ms, self.report)
+        if watch is None and limit_ms is None:
+            thought = self.ponder.take(self.game, self.options, self.clock)
+            if thought is not None:
+                return thought
+        return think(self.game, self.options, self.clock, limit_ms, on_progress or self.report,
+                     watch or Watch(stop=self.control.stop))
 
     def handle(self, cmd: gtp.Command) -> tuple[bool, str]:
         if cmd.error:
@@ -102,24 +123,17 @@ class Server:
         handler = COMMANDS.get(cmd.name)
         if handler is None:
             return False, f"unknown command: {cmd.name}"
+        self.ponder.before(cmd.name)
         try:
             return True, handler(self, cmd.args)
         except CommandError as e:
             return False, str(e)
+        finally:
+            self.ponder.after(cmd.name, self.game)
 
-    def serve(self, stdin, stdout: TextIO) -> None:
-        for cmd in gtp.read_commands(stdin):
-            try:
-                ok, text = self.handle(cmd)
-            except Quit:
-                stdout.write(gtp.format_reply(cmd.id, True, ""))
-                stdout.flush()
-                return
-            except Exception as e:  # a bug must not kill a long-running engine
-                log.exception("internal error in %r", cmd.name)
-                ok, text = False, f"internal error: {type(e).__name__}"
-            stdout.write(gtp.format_reply(cmd.id, ok, text))
-            stdout.flush()
+    def serve(self, stdin, stdout: TextIO, handle_signals: bool = False) -> None:
+        """Serve commands until quit or end of input (engine/session.py)."""
+        Session(self, stdin, stdout, handle_signals).serve()
 
 
 # --- administrative ------------------------------------------------------------
@@ -288,6 +302,7 @@ def cmd_genmove(server: Server, args: list[str]) -> str:
     thought = server.think()
     server.game.push(thought.move)
     server.clock.spend(side, thought.time_ms)
+    server.ponder.start(server.game, server.options, thought)
     return server.game.move_text(thought.move)
 
 
@@ -355,7 +370,14 @@ def cmd_option(server: Server, args: list[str]) -> str:
     if not args:
         return server.options.listing()
     arity(args, 2, usage="option [<name> <value>]")
+    before = server.options.hash
     server.options.set(args[0], args[1])
+    if args[0].lower() == "hash" and core.AVAILABLE:  # set the table up now, not in a search
+        try:
+            core.set_hash(server.options.hash)
+        except core.CoreError as e:
+            server.options.hash = before
+            raise CommandError(str(e)) from None
     return ""
 
 
@@ -402,28 +424,26 @@ def cmd_perft(server: Server, args: list[str]) -> str:
     if depth > 12:
         raise CommandError("depth must be 12 or less")
     which = args[1].lower() if len(args) == 2 else ("core" if core.AVAILABLE else "python")
-    game = server.game
-    if which == "python":
-        return str(perft(game, depth))
-    if which != "core":
+    if which not in ("python", "core"):
         raise CommandError(f"perft counts with python or core, not {args[1]!r}")
-    if not core.AVAILABLE:
+    if which == "core" and not core.AVAILABLE:
         raise CommandError(f"the compiled core is unavailable: {core.UNAVAILABLE_REASON}")
-    return str(core.perft(game.name, game.cells, game.side, game.core_phase, depth))
+    try:
+        return str(analysis.perft(server.game, depth, which, server.control.stop))
+    except core.Interrupted:
+        raise CommandError("perft interrupted") from None
 
 
 @command("analyze")
 def cmd_analyze(server: Server, args: list[str]) -> str:
-    arity(args, 0, 1, usage="analyze [<time_ms>]")
+    if args and args[0].lower() == "live":
+        arity(args, 1, 2, usage="analyze live [<interval_ms>]")
+        return analysis.analyze_live(server, args[1:])
+    arity(args, 0, 1, usage="analyze [<time_ms>] | analyze live [<interval_ms>]")
     limit = float(whole_number(args[0], "time")) if args else None
     if limit == 0:
         raise CommandError("the time must be at least 1 ms; without it the current limits apply")
-    thought = server.think(limit)
-    lines = [server.game.move_text(thought.move)]
-    if thought.score is not None:
-        lines += [f"score {thought.score}", f"depth {thought.depth}", f"nodes {thought.nodes}"]
-    lines += [f"time {int(thought.time_ms)}", "pv " + " ".join(thought.pv or [server.game.move_text(thought.move)])]
-    return "\n".join(lines)
+    return analysis.analyze(server, limit)
 
 
 @command("eval")
@@ -473,6 +493,13 @@ ANALYZE_COMMANDS = (
 ) + tuple(("none", f"New {cls.title} game", f"newgame {name}") for name, cls in GAMES.items())
 
 
+@command("gogui-interrupt")
+def cmd_gogui_interrupt(server: Server, args: list[str]) -> str:
+    """Listed so GoGui knows it may send `# interrupt` lines (engine/session.py reads them)."""
+    arity(args, 0, usage="gogui-interrupt")
+    return ""
+
+
 @command("gogui-analyze_commands")
 def cmd_gogui_analyze_commands(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="gogui-analyze_commands")
@@ -484,4 +511,6 @@ from . import record_commands  # noqa: E402,F401 - registers loadrecord and prin
 
 
 def main_loop(seed: int = 0, stdin=None, stdout: Optional[TextIO] = None) -> None:
-    Server(seed=seed).serve(stdin or sys.stdin.buffer, stdout or sys.stdout)
+    """Serve stdin/stdout (with SIGINT handling) or the given streams."""
+    Server(seed=seed).serve(stdin or sys.stdin.buffer, stdout or sys.stdout,
+                            handle_signals=stdin is None)

@@ -54,16 +54,22 @@ class EngineClient:
         return text
 
     def close(self) -> int:
+        """End of input (unless the engine has ended already), then its exit status; our
+        ends of the pipes are closed (no ResourceWarning)."""
         import pexpect
 
-        self.child.sendeof()
+        proc = self.child.proc
+        if not proc.stdin.closed:
+            self.child.sendeof()
         self.child.expect(pexpect.EOF)
-        return self.child.wait()
+        status = self.child.wait()
+        proc.stdout.close()
+        return status
 
 
 @pytest.fixture
 def engine():
     client = EngineClient()
     yield client
-    if client.child.proc.poll() is None:
+    if not client.child.proc.stdout.closed:
         client.close()

@@ -146,7 +146,7 @@ def test_the_eval_and_weights_transcripts_in_protocol_md_are_real_output():
 
     shared_dir("records", "dvonn-boardspace")
     text = (REPO / "protocol.md").read_text()
-    section = text[text.index("### 6.7 Evaluation"):text.index("## 7. Position strings")]
+    section = text[text.index("Evaluation: `eval` · `weights`"):text.index("## 7. Position strings")]
     blocks = re.findall(r"```gtp\n(.*?)```", section, flags=re.S)
     assert len(blocks) == 3
     for block in blocks:

@@ -386,3 +386,13 @@ def test_internal_error_is_still_one_reply_and_the_engine_lives_on():
     heads = [line for line in out.split("\n") if line[:1] in ("=", "?")]
     assert [h.split(" ")[0] for h in heads] == ["?1", "?2", "=3"]
     assert out.endswith("=3 Gipfbot\n\n") and "Traceback" not in out
+
+
+@pytest.mark.parametrize("closed_fd", [0, 1])
+def test_started_with_stdin_or_stdout_closed_the_engine_exits_quietly(closed_fd):
+    # A launcher may start the engine with a standard stream closed: exit 0, no traceback.
+    script = f"import os, sys; os.close({closed_fd}); os.execv(sys.executable, [sys.executable, '-m', 'engine'])"
+    done = subprocess.run([sys.executable, "-c", script], cwd=str(REPO), input=b"name\n",
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=60)
+    assert done.returncode == 0
+    assert done.stderr == b""

@@ -53,7 +53,7 @@ def shared():
     if client.ok("known_command option") == "true":
         client.ok("option player python")  # quick and reproducible: reg_genmove == genmove
     yield client
-    if client.child.proc.poll() is None:
+    if not client.child.proc.stdout.closed:
         client.close()
 
 

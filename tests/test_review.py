@@ -142,11 +142,11 @@ def test_html_page_and_files_in_out_dir(tmp_path):
                         str(tmp_path / "out"), str(source))
     assert result.returncode == 0, result.stderr
     page_path, record_path = (line for line in result.stdout.splitlines())
-    page = open(page_path, encoding="utf-8").read()
+    page = (REPO / page_path).read_text(encoding="utf-8")
     assert "<svg" in page and page.count('<tr id="move-') == 23
     assert 'class="blunder"' in page
     assert "src=" not in page and "<link" not in page           # self-contained
-    assert records.read_record(open(record_path).read()).moves == \
+    assert records.read_record((REPO / record_path).read_text()).moves == \
         records.read_record(HAND_BUILT_TZAAR).moves
     from engine.review.html import graph_png
     graph_png(review_record(read_record(HAND_BUILT_TZAAR.encode()), limits=Limits(depth=1)),
@@ -177,4 +177,6 @@ def test_ctrl_c_stops_quietly():
     time.sleep(2)          # a search of 20 s is under way; Ctrl-C reaches the whole group
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.stdout.read(), proc.stderr.read()
+    proc.stdout.close()
+    proc.stderr.close()
     assert (proc.wait(timeout=60), out, err) == (130, "", "")

@@ -15,6 +15,7 @@ from engine.tzaar import TzaarGame
 class FakeResult:
     def __init__(self, moves):
         self.moves, self.score, self.depth, self.nodes, self.time_ms, self.pv = moves, 0, 1, 1, 1.0, []
+        self.lines = []
 
 
 @pytest.fixture

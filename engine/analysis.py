@@ -1,0 +1,100 @@
+"""`analyze`, `analyze live` and a perft that obeys interrupts (protocol.md 6.4, 6.5, 6.6).
+
+Nothing here plays a move or charges a clock.  The commands' text formats live
+here; the searching is search.think's and the serving (stop flags, streamed
+replies) the session's, reached through ``server.control``.
+"""
+from __future__ import annotations
+
+from . import core
+from .arguments import CommandError
+from .rules import perft as rules_perft
+from .search import Progress, Watch
+
+LIVE_INTERVAL_MS = 200
+LIVE_INTERVAL_RANGE = (10, 60_000)
+
+
+def candidate_lines(game, thought) -> list[str]:
+    """`multipv k move m score s depth d pv ...` for each multi-PV candidate, best first."""
+    return [f"multipv {k} move {pv[0]} score {score} depth {thought.depth} pv {' '.join(pv)}"
+            for k, (score, pv) in enumerate(thought.lines, 1) if pv]
+
+
+def analyze(server, limit_ms) -> str:
+    """The reply of `analyze [<time_ms>]`: the best move, then its search figures."""
+    game = server.game
+    watch = Watch(stop=server.control.stop, multipv=server.options.multipv)
+    thought = server.think(limit_ms, watch)
+    lines = [game.move_text(thought.move)]
+    if thought.score is not None:
+        lines += [f"score {thought.score}", f"depth {thought.depth}", f"nodes {thought.nodes}"]
+    lines += [f"time {int(thought.time_ms)}",
+              "pv " + " ".join(thought.pv or [game.move_text(thought.move)])]
+    if server.options.multipv > 1 and thought.score is not None:
+        lines += candidate_lines(game, thought)
+    return "\n".join(lines)
+
+
+def info_lines(p: Progress) -> list[str]:
+    """One `info multipv k move m score ...` line per candidate of a search report."""
+    return [f"info multipv {k} move {pv[0]} score {score} depth {p.depth} nodes {p.nodes} "
+            f"nps {p.nps} time {int(p.time_ms)} pv {' '.join(pv)}"
+            for k, (score, pv) in enumerate(p.lines or [(p.score, p.pv)], 1) if pv]
+
+
+def parse_interval(args: list[str]) -> int:
+    if not args:
+        return LIVE_INTERVAL_MS
+    low, high = LIVE_INTERVAL_RANGE
+    text = args[0]
+    if not (text.isascii() and text.isdigit() and len(text) <= 6) or not low <= int(text) <= high:
+        raise CommandError(f"bad interval {text!r}: a whole number of ms from {low} to {high}")
+    return int(text)
+
+
+def analyze_live(server, args: list[str]) -> str:
+    """`analyze live [<interval_ms>]`: `=` now, `info` lines while searching, until the
+    next input line (or the search ends by itself); then `bestmove <move>`."""
+    interval = parse_interval(args)
+    game = server.game
+    if game.over:
+        raise CommandError("the game is over")
+    control = server.control
+    emit = control.open_stream()
+    control.stop_on_input()
+
+    def report(progress: Progress) -> None:
+        for line in info_lines(progress):
+            emit(line)
+
+    watch = Watch(stop=control.stop, report_ms=interval, untimed=True,
+                  multipv=server.options.multipv)
+    thought = server.think(None, watch, on_progress=report)
+    return control.close_stream(f"bestmove {game.move_text(thought.move)}")
+
+
+def perft(game, depth: int, which: str, stop: core.StopFlag) -> int:
+    """Leaf count; core.Interrupted when `stop` is set first."""
+    if which == "core":
+        return core.perft(game.name, game.cells, game.side, game.core_phase, depth, stop)
+    stop.running += 1  # so that SIGINT stops it rather than ending the engine
+    try:
+        return _python_perft(game, depth, stop)
+    finally:
+        stop.running -= 1
+
+
+def _python_perft(game, depth: int, stop: core.StopFlag) -> int:
+    if depth <= 1:
+        return rules_perft(game, depth)
+    if stop.is_set():
+        raise core.Interrupted("perft interrupted")
+    total = 0
+    for move in game.legal_moves():
+        game.push(move)
+        try:
+            total += _python_perft(game, depth - 1, stop)
+        finally:
+            game.pop()
+    return total
