@@ -9,6 +9,8 @@
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static TT g_tt;
+static SolveTT g_solve_tt; /* the exact solver's own table (16 MB, allocated on first use) */
+#define SOLVE_TT_LOG2 20
 
 static void global_init(void)
 {
@@ -190,6 +192,53 @@ int core_search(int game, const uint8_t *height, const uint8_t *top, const uint8
     return rc;
 }
 
+static int solve_any(int game, const AnyPos *p, const SolveParams *prm, SolveResult *res)
+{
+    return game == CORE_GAME_TZAAR ? solve_tz(&p->tz, prm, &g_solve_tt, res)
+                                   : solve_dv(&p->dv, prm, &g_solve_tt, res);
+}
+
+static int same_side_after(int game, const AnyPos *p, uint32_t m, AnyPos *after)
+{
+    *after = *p;
+    if (game == CORE_GAME_TZAAR) {
+        tz_play(&after->tz, m);
+        return tz_side(&after->tz) == tz_side(&p->tz) && !tz_over(&after->tz, NULL);
+    }
+    dv_play(&after->dv, m);
+    return dv_side(&after->dv) == dv_side(&p->dv) && !dv_over(&after->dv, NULL);
+}
+
+int core_solve(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+               int side, int phase, const SolveParams *prm, SolveResult *res,
+               uint32_t *turn, int *turnlen)
+{
+    AnyPos p;
+    if (make_pos(game, &p, height, top, extra, side, phase)) return -1;
+    pthread_mutex_lock(&g_lock);
+    int rc = solve_tt_init(&g_solve_tt, SOLVE_TT_LOG2) ? CORE_NO_MEMORY : 0;
+    *turnlen = 0;
+    if (rc == 0 && solve_any(game, &p, prm, res) < 0) rc = CORE_NO_MEMORY;
+    /* The rest of the turn (TZAAR's second action): solved from the position after the first. */
+    while (rc == 0 && res->solved && res->best != MOVE_NONE && *turnlen < 3) {
+        turn[(*turnlen)++] = res->best;
+        AnyPos after;
+        if (!same_side_after(game, &p, res->best, &after)) break;
+        SolveResult sub;
+        solve_any(game, &after, prm, &sub);
+        if (!sub.solved) {
+            res->solved = 0;
+            break;
+        }
+        res->nodes += sub.nodes;
+        res->time_ms += sub.time_ms;
+        p = after;
+        res->best = sub.best;
+    }
+    pthread_mutex_unlock(&g_lock);
+    return rc;
+}
+
 int core_set_hash(int hash_mb)
 {
     pthread_once(&g_once, global_init);
@@ -212,6 +261,7 @@ void core_clear_hash(void)
 {
     pthread_mutex_lock(&g_lock);
     tt_clear(&g_tt);
+    solve_tt_clear(&g_solve_tt);
     pthread_mutex_unlock(&g_lock);
 }
 

@@ -5,6 +5,7 @@
 #define GIPF_CORE_API_H
 
 #include "search.h"
+#include "solve.h"
 
 #define CORE_GAME_DVONN 0   /* engine/core.py finds CORE_GAME_<NAME> by the game's name */
 #define CORE_GAME_TZAAR 1
@@ -28,6 +29,12 @@ int  core_eval(int game, const uint8_t *height, const uint8_t *top, const uint8_
 int  core_search(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                  int side, int phase, const SearchParams *prm, int hash_mb,
                  SearchResult *res, uint32_t *turn, int *turnlen);
+/* Exact endgame solve within prm's budget; res->solved = 0 when it ran out.
+ * turn[0..*turnlen) = the actions to play now (TZAAR: the whole turn), res->pv
+ * the line from the root.  Its table is kept until core_clear_hash. */
+int  core_solve(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+                int side, int phase, const SolveParams *prm, SolveResult *res,
+                uint32_t *turn, int *turnlen);
 /* Perft that gives up (returns CORE_INTERRUPTED) soon after *stop becomes non-zero. */
 int  core_perft_stoppable(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                           int side, int phase, int depth, const int32_t *stop, uint64_t *out);

@@ -23,6 +23,7 @@ CDEF = """
 #define MAX_PLY ...
 #define MAX_MULTIPV ...
 #define SCORE_WIN ...
+#define SCORE_MARGIN ...
 #define CORE_GAME_DVONN ...
 #define CORE_GAME_TZAAR ...
 #define CORE_MAX_MOVES ...
@@ -46,6 +47,16 @@ typedef struct {
     ...;
 } SearchParams;
 
+typedef struct {
+    int64_t time_ms; uint64_t nodes; const int32_t *stop;
+    ...;
+} SolveParams;
+typedef struct {
+    int32_t solved; int32_t value; uint32_t best; int32_t pvlen; uint64_t nodes; double time_ms;
+    uint32_t pv[...];
+    ...;
+} SolveResult;
+
 const char *core_version(void);
 int core_has_game(int game);
 int core_points(int game);
@@ -58,6 +69,9 @@ int core_eval(int game, const uint8_t *height, const uint8_t *top, const uint8_t
 int core_search(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                 int side, int phase, const SearchParams *prm, int hash_mb,
                 SearchResult *res, uint32_t *turn, int *turnlen);
+int core_solve(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+               int side, int phase, const SolveParams *prm, SolveResult *res,
+               uint32_t *turn, int *turnlen);
 int core_perft_stoppable(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                          int side, int phase, int depth, const int32_t *stop, uint64_t *out);
 int core_set_hash(int hash_mb);
@@ -99,7 +113,8 @@ def _cflags() -> list[str]:
     return flags
 
 
-SOURCES = ["dvonn.c", "dvonn_eval.c", "tzaar.c", "tzaar_eval.c", "tt.c", "search.c", "core_api.c"]
+SOURCES = ["dvonn.c", "dvonn_eval.c", "tzaar.c", "tzaar_eval.c", "tt.c", "search.c", "solve.c",
+           "core_api.c"]
 
 
 def _sources(relative: bool) -> list[str]:

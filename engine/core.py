@@ -37,6 +37,7 @@ Move = tuple[str, int, int]
 # The C side's constants, read through cffi (`#define X ...` in _core_build.CDEF).
 MAX_MOVES = _lib.CORE_MAX_MOVES if AVAILABLE else 400
 WIN = _lib.SCORE_WIN if AVAILABLE else 1_000_000  # |score| >= WIN: a proven win/loss
+MARGIN = _lib.SCORE_MARGIN if AVAILABLE else 256  # score per point of a proven final margin
 MAX_MULTIPV = _lib.MAX_MULTIPV if AVAILABLE else 10
 
 
@@ -360,6 +361,52 @@ def prepare(hash_mb: int) -> None:
     _require()
     if _lib.core_prepare(int(hash_mb)) < 0:
         raise CoreError(f"no memory for a {hash_mb} MB table")
+
+
+@dataclass
+class Solution:
+    """An exact endgame solve: ``solved`` False when the budget ran out first."""
+    solved: bool
+    value: int          # final score (DVONN: height margin, TZAAR: +1/-1), side to act's view
+    moves: list[Move]   # what the side to act plays now (TZAAR: the whole turn)
+    pv: list[int]       # raw moves to the end of the game (empty if the table lost the line)
+    nodes: int
+    time_ms: float
+
+    @property
+    def score(self) -> int:
+        """The value as the search reports a proven result (0 for a draw)."""
+        if self.value == 0:
+            return 0
+        ply = len(self.pv)
+        mag = WIN + abs(self.value) * MARGIN - ply
+        return mag if self.value > 0 else -mag
+
+
+def solve(game: str, cells: Sequence[str], side: int, phase: int, *,
+          time_ms: Optional[float] = None, nodes: Optional[int] = None,
+          stop: Optional[StopFlag] = None) -> Solution:
+    """Exact endgame solve within the budget (see csrc/solve.h); CoreError on failure."""
+    _require(game)
+    try:
+        h, t, e = _arrays(game, cells)
+    except ValueError as e:
+        raise CoreError(f"bad position: {e}") from None
+    prm = _ffi.new("SolveParams *")
+    prm.time_ms = int(time_ms) if time_ms else 0
+    prm.nodes = int(nodes) if nodes else 0
+    prm.stop = stop._cell if stop is not None and stop._cell is not None else _ffi.NULL
+    res = _ffi.new("SolveResult *")
+    turn = _ffi.new("uint32_t[4]")
+    turnlen = _ffi.new("int *")
+    rc = _lib.core_solve(_game_id(game), h, t, e, side, phase, prm, res, turn, turnlen)
+    if rc < 0:
+        raise CoreError("no memory for the solver's table" if rc == _lib.CORE_NO_MEMORY
+                        else "bad position")
+    solved = bool(res.solved)
+    return Solution(solved=solved, value=res.value if solved else 0,
+                    moves=[decode_move(game, turn[i]) for i in range(turnlen[0])] if solved else [],
+                    pv=[res.pv[i] for i in range(res.pvlen)], nodes=res.nodes, time_ms=res.time_ms)
 
 
 def clear_hash() -> None:

@@ -17,6 +17,9 @@ PIECES_PER_SIDE = 23
 RED_PIECES = 3
 POINTS = BOARD.size  # 49
 COLOUR_PIECE = ("W", "B")
+# The exact solver is tried once this few stacks can still move (either side):
+# see scripts/bench_solver for how far from the end it finishes.
+SOLVE_MOBILE_STACKS = 14
 
 
 class Move(NamedTuple):
@@ -109,6 +112,12 @@ class DvonnGame(GameBase[Move]):
             if len(moves) == 1:
                 return moves[0]
         return None
+
+    def endgame_small(self) -> bool:
+        if self.placed < POINTS:
+            return False
+        movers = {m.src for side in (WHITE, BLACK) for m in self._iter_stack_moves(side)}
+        return len(movers) <= SOLVE_MOBILE_STACKS
 
     def score_text(self) -> str:
         white, black = self.scores()

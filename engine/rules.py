@@ -188,6 +188,11 @@ class GameBase(Generic[M]):
         """The only legal move when it is cheap to know (played at once, no clock)."""
         return None
 
+    def endgame_small(self) -> bool:
+        """Few enough pieces still in play that the exact solver (core.solve) may finish
+        within a move's time: the search asks it first (option solver)."""
+        return False
+
     def player_move_value(self, move: M, side: int) -> float:
         """The Python player's value of `move` for `side` (higher is better)."""
         raise NotImplementedError

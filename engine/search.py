@@ -24,6 +24,8 @@ __all__ = ["Options", "Progress", "Thought", "Watch", "think", "time_limit_ms"]
 
 log = logging.getLogger("engine.search")
 DEFAULT_MOVETIME_MS = 1000
+SOLVER_SHARE = 0.3             # of the move's time, for the exact solver
+SOLVER_NODES = 1_000_000       # its budget when the search has no time limit (deterministic)
 
 
 @dataclass
@@ -114,6 +116,33 @@ def _choose(game, options: Options, clock: Clock, limit_ms: Optional[float],
     return Thought(choose_move(game, options.seed))
 
 
+def _solve(game, options: Options, limit_ms: Optional[float],
+           on_progress: Optional[Callable[[Progress], None]], watch: Watch) -> Optional[Thought]:
+    """The exact solver's move when it proves a win or a draw within its budget; else None
+    (a proven loss is left to the search, which resists longest and keeps the eval's chances)."""
+    budget = dict(time_ms=max(1.0, limit_ms * SOLVER_SHARE)) if limit_ms else \
+        dict(nodes=min(options.nodes or SOLVER_NODES, SOLVER_NODES))
+    try:
+        solution = core.solve(game.name, game.cells, game.side, game.core_phase,
+                              stop=watch.stop, **budget)
+    except core.CoreError as e:
+        log.error("the solver failed (%s); searching instead", e)
+        return None
+    if not solution.solved or solution.value < 0:
+        return None
+    try:
+        move = game.check_move(game.from_core(solution.moves))
+    except (IllegalMove, IndexError, TypeError, ValueError) as e:
+        log.error("solver suggested an illegal move %r (%s); searching instead", solution.moves, e)
+        return None
+    pv = pv_text(game, solution.pv)
+    plies = len(solution.pv)
+    if on_progress is not None:
+        on_progress(Progress(plies, plies, solution.score, solution.nodes, solution.time_ms, pv))
+    return Thought(move, solution.score, plies, solution.nodes, solution.time_ms,
+                   pv or [game.core_action_text(a) for a in solution.moves], "solver")
+
+
 def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
                 on_progress: Optional[Callable[[Progress], None]],
                 watch: Watch) -> Optional[Thought]:
@@ -121,6 +150,13 @@ def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
         limit_ms = None
     elif limit_ms is None:
         limit_ms = time_limit_ms(game, options, clock)
+    if options.solver == "on" and watch.multipv == 1 and game.endgame_small():
+        started = time.monotonic()
+        solved = _solve(game, options, limit_ms, on_progress, watch)
+        if solved is not None:
+            return solved
+        if limit_ms:
+            limit_ms = max(1.0, limit_ms - (time.monotonic() - started) * 1000)
     def report(iteration: core.SearchResult) -> None:
         on_progress(progress(game, iteration))
 

@@ -19,6 +19,8 @@ POINTS = BOARD.size  # 60
 TYPE_NAMES = {"a": "Tzaar", "b": "Tzarra", "c": "Tott"}
 PIECES = "abcABC"
 _RAYS = BOARD.rays
+# The exact solver is tried once this few stacks remain (scripts/bench_solver).
+SOLVE_STACKS = 18
 _NAMES = BOARD.names
 _COLUMN_LENGTHS = (5, 6, 7, 8, 8, 8, 7, 6, 5)
 
@@ -88,6 +90,9 @@ class TzaarGame(GameBase[Turn]):
     def moves_to_go(self) -> int:
         stacks = sum(1 for s in self.cells if s)
         return max(5, stacks // 3 - 2)
+
+    def endgame_small(self) -> bool:
+        return sum(1 for s in self.cells if s) <= SOLVE_STACKS
 
     def score_text(self) -> str:
         tops = self.tops

@@ -101,7 +101,7 @@ def test_core_moves_are_legal_through_whole_games(make):
     options = Options(depth=2)
     while not game.over:
         thought = think(game, options, Clock())
-        assert thought.source in ("core", "forced")
+        assert thought.source in ("core", "solver", "forced")
         game.check_move(thought.move)
         game.push(thought.move)
 

@@ -1,0 +1,45 @@
+/* Instantiates the exact endgame solver for each game (see solve_impl.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "solve.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int solve_tt_init(SolveTT *tt, int log2_slots)
+{
+    if (tt->slots) return 0;
+    size_t n = (size_t)1 << log2_slots;
+    tt->slots = calloc(n, sizeof *tt->slots);
+    if (!tt->slots) return -1;
+    tt->mask = n - 1;
+    return 0;
+}
+
+void solve_tt_clear(SolveTT *tt)
+{
+    if (tt->slots) memset(tt->slots, 0, (tt->mask + 1) * sizeof *tt->slots);
+}
+
+#define GP dv
+#define POS DvPos
+#define MAXMOVES DV_MAX_MOVES
+#include "solve_impl.h"
+#undef GP
+#undef POS
+#undef MAXMOVES
+
+#define GP tz
+#define POS TzPos
+#define MAXMOVES TZ_MAX_MOVES
+#include "solve_impl.h"
+#undef GP
+#undef POS
+#undef MAXMOVES
