@@ -1,5 +1,8 @@
 #include "core_api.h"
 
+#include "dvonn_eval.h"
+#include "tzaar_eval.h"
+
 #include <pthread.h>
 #include <string.h>
 
@@ -260,4 +263,65 @@ void core_clear_hash(void)
     tt_clear(&g_tt);
     solve_tt_clear(&g_solve_tt);
     pthread_mutex_unlock(&g_lock);
+}
+
+/* ---------------------------------------------------------------- named evaluation weights */
+
+typedef struct { int *values; const WeightInfo *info; int n; } WeightTable;
+
+static int weight_table(int game, WeightTable *t)
+{
+    if (game == CORE_GAME_DVONN) {
+        *t = (WeightTable){dv_weights.v, DV_WEIGHT_INFO, DV_NWEIGHTS};
+        return 0;
+    }
+    if (game == CORE_GAME_TZAAR) {
+        *t = (WeightTable){tz_weights.v, TZ_WEIGHT_INFO, TZ_NWEIGHTS};
+        return 0;
+    }
+    return -1;
+}
+
+int core_weight_count(int game)
+{
+    WeightTable t;
+    return weight_table(game, &t) ? -1 : t.n;
+}
+
+int core_weight_info(int game, int i, const char **name, const char **help, int *value, int *deflt)
+{
+    WeightTable t;
+    if (weight_table(game, &t) || i < 0 || i >= t.n) return -1;
+    *name = t.info[i].name;
+    *help = t.info[i].help;
+    *deflt = t.info[i].deflt;
+    pthread_mutex_lock(&g_lock);
+    *value = t.values[i];
+    pthread_mutex_unlock(&g_lock);
+    return 0;
+}
+
+int core_weight_set(int game, int i, int value)
+{
+    WeightTable t;
+    if (weight_table(game, &t) || i < 0 || i >= t.n) return -1;
+    if (value < -CORE_WEIGHT_MAX || value > CORE_WEIGHT_MAX) return -1;
+    pthread_mutex_lock(&g_lock);
+    if (t.values[i] != value) {
+        t.values[i] = value;
+        tt_clear(&g_tt); /* stored scores were made with the old weights */
+    }
+    pthread_mutex_unlock(&g_lock);
+    return 0;
+}
+
+int core_eval_terms(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+                    int side, int phase, double *terms, int *out)
+{
+    AnyPos p;
+    if (make_pos(game, &p, height, top, extra, side, phase)) return -1;
+    pthread_mutex_lock(&g_lock);
+    *out = game == CORE_GAME_TZAAR ? tz_eval_terms(&p.tz, terms) : dv_eval_terms(&p.dv, terms);
+    pthread_mutex_unlock(&g_lock);
+    return 0;
 }

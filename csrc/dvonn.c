@@ -1,15 +1,18 @@
 /* DVONN: bitboard position, move generation, Zobrist hash, evaluation, perft. */
 #include "dvonn.h"
+#include "dvonn_geom.h"
+#include "dvonn_eval.h"
 
 #include <string.h>
 
 
-static uint64_t VALID, INNER, NCOL0, NCOL10;
-static int8_t BIT2IDX[64];
-static int8_t IDX2BIT[DV_POINTS];
-static uint8_t DIST[DV_BITS][DV_BITS];
-static uint64_t LAND[DV_BITS][11];     /* landing points at distance h (h <= 10) */
-static uint64_t NBR[DV_BITS];
+/* Geometry tables shared with dvonn_eval.c (declared in dvonn_geom.h). */
+uint64_t VALID, INNER, NCOL0, NCOL10;
+int8_t BIT2IDX[64];
+int8_t IDX2BIT[DV_POINTS];
+uint8_t DIST[DV_BITS][DV_BITS];
+uint64_t LAND[DV_BITS][11];
+uint64_t NBR[DV_BITS];
 static uint8_t RING_RUNS[64];          /* runs of set bits in a 6-bit cyclic neighbour pattern */
 /* The six neighbour offsets in cyclic order (E, NE, N, W, SW, S): consecutive ones are adjacent. */
 static const int RING[6] = {1, 12, 11, -1, -12, -11};
@@ -85,42 +88,12 @@ void dv_global_init(void)
     }
 }
 
-/* Cells adjacent to any cell of x (x itself included). */
-static inline uint64_t spread(uint64_t x)
-{
-    return (x | ((x << 1) & NCOL0) | ((x >> 1) & NCOL10) | (x << 11) | (x >> 11) |
-            ((x << 12) & NCOL0) | ((x >> 12) & NCOL10)) & VALID;
-}
-
 /* Which of the six neighbours of b (cyclic order) are in occ. */
 static inline int ring_mask(uint64_t occ, int b)
 {
     const uint8_t *nb = RING_NB[b];
     return (int)((occ >> nb[0] & 1) | (occ >> nb[1] & 1) << 1 | (occ >> nb[2] & 1) << 2 |
                  (occ >> nb[3] & 1) << 3 | (occ >> nb[4] & 1) << 4 | (occ >> nb[5] & 1) << 5);
-}
-
-/* Occupied cells whose occupied neighbours form two or more separate arcs: emptying
- * such a cell may split the board.  For all cells at once: in cyclic direction order,
- * count the directions where an occupied neighbour follows an empty (or missing) one. */
-static inline uint64_t cut_cells(uint64_t occ)
-{
-    uint64_t nb[6] = {(occ >> 1) & NCOL10, (occ >> 12) & NCOL10, occ >> 11,
-                      (occ << 1) & NCOL0, (occ << 12) & NCOL0, occ << 11};
-    uint64_t ones = 0, twos = 0;
-    for (int i = 0; i < 6; i++) {
-        uint64_t start = nb[i] & ~nb[(i + 5) % 6];
-        twos |= ones & start;
-        ones |= start;
-    }
-    return twos & occ;
-}
-
-/* Occupied cells whose six neighbours all exist and are occupied. */
-static inline uint64_t surrounded(uint64_t occ)
-{
-    return occ & INNER & (occ >> 1) & (occ << 1) & (occ >> 11) & (occ << 11) &
-           (occ >> 12) & (occ << 12);
 }
 
 static inline uint64_t cell_key(int b, int h, int top, int red)
@@ -307,124 +280,6 @@ uint64_t dv_perft(const DvPos *p, int depth)
     return total;
 }
 
-/* ---------------------------------------------------------------- evaluation */
-
-/* PrimaDvonna's field value: 64 plus 64/4^d for each red stack at distance d. */
-static const int FIELD_ADD[11] = {64, 16, 4, 1, 0, 0, 0, 0, 0, 0, 0};
-
-/* Placement: bonus for an own piece next to a red / two steps from one. */
-#define PL_ADJ 15
-#define PL_NEAR 7
-
-static int placement_eval(const DvPos *p)
-{
-    int reds[3], nr = 0;
-    for (uint64_t r = p->red; r && nr < 3; r &= r - 1) reds[nr++] = ctz64(r);
-    if (!nr) return 0;
-    int v[2] = {0, 0};
-    for (int s = 0; s < 2; s++) {
-        int edge = 0;
-        for (uint64_t o = p->col[s]; o; o &= o - 1) {
-            int b = ctz64(o), dmin = 99, dsum = 0;
-            for (int i = 0; i < nr; i++) {
-                int d = DIST[b][reds[i]];
-                dsum += d;
-                if (d < dmin) dmin = d;
-            }
-            int x = (dmin == 1 ? PL_ADJ : dmin == 2 ? PL_NEAR : 0) - dsum * 3 / nr;
-            /* Clumps of own pieces get cut off together and block each other. */
-            int own = popcount64(NBR[b] & p->col[s]);
-            int nonown = popcount64(NBR[b]) - own;
-            if (nonown < 2) x -= 5 * (2 - nonown);
-            if (!(INNER >> b & 1)) edge++;
-            v[s] += x;
-        }
-        v[s] += 2 * edge;
-    }
-    return v[p->side] - v[p->side ^ 1];
-}
-
-#ifndef CUT_STM
-#define CUT_STM 30 /* per piece of the best cut the side to act can make now */
-#endif
-#ifndef CUT_OPP
-#define CUT_OPP 10 /* per piece of the best cut the opponent threatens */
-#endif
-
-/* Best (enemy - own) height side s removes by moving one mobile stack off a cell that alone
- * links some stacks to the reds (its occupied neighbours are not one contiguous arc). */
-static __attribute__((unused)) int cut_gain(const DvPos *p, int s, uint64_t cutv)
-{
-    int best = 0;
-    for (uint64_t cand = p->col[s] & cutv; cand; cand &= cand - 1) {
-        int f = ctz64(cand), h = p->height[f];
-        if (h > 10 || !(LAND[f][h] & p->occ)) continue;
-        uint64_t occ = p->occ & ~(1ull << f), reach = p->red & occ, prev = 0;
-        while (reach != prev) {
-            prev = reach;
-            reach = spread(reach) & occ;
-        }
-        uint64_t gone = occ & ~reach;
-        if (!gone) continue;
-        int g = 0;
-        for (uint64_t x = gone; x; x &= x - 1) {
-            int b = ctz64(x);
-            if (p->col[s] >> b & 1) g -= p->height[b];
-            else if (p->col[s ^ 1] >> b & 1) g += p->height[b];
-        }
-        if (!(LAND[f][h] & reach)) g -= h; /* the mover can only land in the lost part */
-        if (g > best) best = g;
-    }
-    return best;
-}
-
-int dv_eval(const DvPos *p)
-{
-    if (p->phase == 0) return placement_eval(p);
-    int reds[DV_POINTS], nr = 0;
-    for (uint64_t r = p->red; r; r &= r - 1) reds[nr++] = ctz64(r);
-    uint8_t field[DV_BITS];
-    for (uint64_t o = p->occ; o; o &= o - 1) {
-        int b = ctz64(o), f = 64;
-        for (int i = 0; i < nr; i++) f += FIELD_ADD[DIST[b][reds[i]]];
-        field[b] = (uint8_t)(f > 255 ? 255 : f);
-    }
-    uint64_t sur = surrounded(p->occ);
-    int v[2] = {0, 0};
-    for (int s = 0; s < 2; s++) {
-        uint64_t enemy = p->col[s ^ 1];
-        int acc = 0;
-        for (uint64_t o = p->col[s]; o; o &= o - 1) {
-            int b = ctz64(o), h = p->height[b];
-            acc += 100 * field[b];
-            /* Height counts where it is safe: in or next to a red stack. */
-            if (p->red >> b & 1) acc += 16 * 64 * h;
-            else if (field[b] >= 80) acc += 4 * 64 * h;
-            if (h > 10) continue;
-            uint64_t t = LAND[b][h] & p->occ;
-            int mobile = !(sur >> b & 1);
-            for (; t; t &= t - 1) {
-                int tb = ctz64(t);
-                acc += 25 * field[tb];
-                if (mobile) {
-                    if (p->red >> tb & 1) acc += 20 * field[tb];
-                    if (enemy >> tb & 1) acc += 20 * field[tb] + 4 * 64 * p->height[tb];
-                }
-            }
-        }
-        v[s] = acc;
-    }
-#if CUT_STM || CUT_OPP
-    uint64_t cutv = cut_cells(p->occ) & ~sur & ~p->red;
-    int cut = 0;
-    if (cutv)
-        cut = CUT_STM * cut_gain(p, p->side, cutv) - CUT_OPP * cut_gain(p, p->side ^ 1, cutv);
-    return (v[p->side] - v[p->side ^ 1]) / 64 + cut;
-#else
-    return (v[p->side] - v[p->side ^ 1]) / 64;
-#endif
-}
-
 int dv_move_order(const DvPos *p, uint32_t move)
 {
     int kind = MOVE_KIND(move);
@@ -450,7 +305,10 @@ int dv_move_order(const DvPos *p, uint32_t move)
             int d = DIST[t][ctz64(r)];
             if (d < dmin) dmin = d;
         }
-        return 100 - 10 * dmin;
+        /* Ordering hints of 200 and more exempt a move from late-move reductions: a reduced
+         * line near the phase change would be scored in the other phase. */
+        int full = p->placed >= dv_weights.w.place_full_width_from ? 200 : 0;
+        return 100 - 10 * dmin + full;
     }
     uint64_t tb = 1ull << t;
     int v = 100;

@@ -23,6 +23,7 @@
  */
 #include "tzaar.h"
 #include "common.h"
+#include "tzaar_eval.h"
 
 #include <string.h>
 #if defined(__SSE2__)
@@ -46,7 +47,6 @@ static const int8_t DIRS[6][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, -1}, {-1
  * (RAY << 1) | 1, blocker = (msb(RAYX & ((occ << 1) | 1)) - 1) & 63, 63 when
  * none.  Point 63 is never occupied and has h = 0. */
 static uint64_t RAYX[TZ_NPOINTS][6];
-static int16_t  SVAL[16][32];                 /* value of one stack: visible count, height */
 static uint64_t ZOB[TZ_NPOINTS][6][32];       /* (point, top code, min(height,31)) */
 static uint64_t ZSIDE;                        /* xored when Black is to act */
 static uint64_t ZPHASE[3];
@@ -65,18 +65,11 @@ static uint64_t next_key(uint64_t *s)
     return key;
 }
 
-static void init_eval_tables(void);
-
-/* Value of having n visible stacks of one type: cumulative sum of a steeply
- * decreasing marginal value (the last stacks of a type are worth most). */
-static const int16_t MARG[16] = {0, 400, 200, 133, 100, 80, 67, 57, 50, 44, 40, 36, 33, 31, 29, 27};
-static const int16_t TYPEVAL[16] = {0, 400, 600, 733, 833, 913, 980, 1037, 1087,
-                                    1131, 1171, 1207, 1240, 1271, 1300, 1327};
-/* Height as capture power, diminishing returns (bonus over a single piece). */
-static const int16_t HB[32] = {0, 0, 40, 55, 63, 68, 71, 73, 75, 76, 77, 78, 78, 78, 78, 78,
-                               78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78};
-/* Scarcity multiplier (/16) for height bonuses by visible count of the type. */
-static const int8_t SC2[16] = {32, 32, 26, 22, 19, 17, 16, 15, 14, 13, 12, 11, 11, 10, 10, 10};
+/* Height as capture power, diminishing returns (bonus over a single piece); kept
+ * per type in hsum for the evaluation (tzaar_eval.c). */
+const int16_t TZ_HEIGHT_BONUS[32] = {0, 0, 40, 55, 63, 68, 71, 73, 75, 76, 77, 78, 78, 78, 78, 78,
+                                     78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78};
+#define HB TZ_HEIGHT_BONUS
 
 static int point_at(int x, int y)
 {
@@ -127,7 +120,7 @@ void tz_global_init(void)
                 ZOB[p][c][h] = next_key(&s);
     ZSIDE = next_key(&s);
     for (int k = 0; k < 3; k++) ZPHASE[k] = next_key(&s);
-    init_eval_tables();
+    tz_eval_init();
 }
 
 static inline uint64_t zkey(int p, int code, int h)
@@ -502,58 +495,8 @@ uint64_t tz_perft(const TzPos *p, int depth)
     return perft_rec(p, depth);
 }
 
-/* ------------------------------------------------------------------ */
-/* Evaluation                                                          */
-/* ------------------------------------------------------------------ */
-
-/* Value of having k captures available (handover rule: 0 loses). */
-static int capval(int k)
-{
-    static const int16_t low[7] = {-1200, -500, -240, -120, -60, -24, 0};
-    if (k < 7) return low[k];
-    if (k > 40) k = 40;
-    return 6 * (k - 6);
-}
-
-static inline int cl15(int n) { return n > 15 ? 15 : n; }
-static inline int clh(int h) { return h > 31 ? 31 : h; }
-
-static void init_eval_tables(void)
-{
-    for (int n = 0; n < 16; n++)
-        for (int h = 0; h < 32; h++)
-            SVAL[n][h] = (int16_t)(MARG[n] + HB[h] * SC2[n] / 16);
-}
-
-/* tallest stack among the stacks of mask m (0 if none) */
-static inline int max_height(const TzPos *p, uint64_t m)
-{
-    if (!m) return 0;
-    uint64_t tm = m & p->tallm;
-    if (!tm) return 1;
-    int best = 2;
-    for (; tm; tm &= tm - 1) {
-        int hh = p->h[ctz64(tm)];
-        best = hh > best ? hh : best;
-    }
-    return best;
-}
-
-/* highest single-stack value among enemy stacks of colour e in mask att */
-static inline int best_value(const TzPos *p, uint64_t att, int e)
-{
-    int best = 0;
-    for (int k = 3 * e; k < 3 * e + 3; k++) {
-        uint64_t m = att & p->tops[k];
-        if (!m) continue;
-        int v = SVAL[cl15(p->cnt[k])][clh(max_height(p, m))];
-        best = v > best ? v : best;
-    }
-    return best;
-}
-
 /* stacks of colour c able to capture some stack of mask m */
-static uint64_t attackers(const TzPos *p, uint64_t m, int c)
+uint64_t tz_attackers(const TzPos *p, uint64_t m, int c)
 {
     const uint64_t oe = p->occ | B63, oo = (p->occ << 1) | 1, own = p->col[c];
     uint64_t a = 0;
@@ -567,94 +510,7 @@ static uint64_t attackers(const TzPos *p, uint64_t m, int c)
     return a & (BIT(60) - 1);
 }
 
-/* Static evaluation from the side to act's view.  Weights were set by short
- * self-play matches with the shared search at equal nodes (30k nodes per
- * action, 40-60 games per pair, colours alternated; the harness is not in
- * the repo): height bonus x6 over the first guess, type-count value /2,
- * threat terms /3.  This eval beats a count+height-only eval 40-0. */
-int tz_eval(const TzPos *p)
-{
-    const int S = p->side, O = S ^ 1;
-    if (p->over) return (p->result > 0) == (S == 0) ? TZ_WIN_EVAL : -TZ_WIN_EVAL;
-
-    /* att[c]: enemy stacks that colour c can capture now */
-    const uint64_t attm = tz_attacked(p);
-    const uint64_t att[2] = {attm & p->col[1], attm & p->col[0]};
-    const int ncap[2] = {p->ncap[0], p->ncap[1]};
-    const int nstk[2] = {2 * p->npair[0], 2 * p->npair[1]};
-
-    /* immediate, certain wins for the side to act */
-    if (p->phase == 2 && ncap[O] == 0) return TZ_WIN_EVAL;    /* pass hands over a dead turn */
-    for (int t = 0; t < 3; t++) {
-        int c = 3 * O + t;
-        if (p->cnt[c] == 1 && (att[S] & p->tops[c])) return TZ_WIN_EVAL;
-    }
-    /* two captures to come: a type with two visible stacks, both attacked,
-     * by two different stacks of S, falls (capturing one leaves the other
-     * attacker's line of sight and height untouched) */
-    if (p->phase == 1)
-        for (int t = 0; t < 3; t++) {
-            const uint64_t m = p->tops[3 * O + t];
-            if (p->cnt[3 * O + t] == 2 && !(m & ~att[S]) && popcount64(attackers(p, m, S)) >= 2)
-                return TZ_WIN_EVAL;
-        }
-
-    int tall[6];
-    for (int k = 0; k < 6; k++) tall[k] = max_height(p, p->tops[k]);
-    int maxh[2];
-    maxh[0] = tall[0] > tall[1] ? tall[0] : tall[1];
-    maxh[0] = tall[2] > maxh[0] ? tall[2] : maxh[0];
-    maxh[1] = tall[3] > tall[4] ? tall[3] : tall[4];
-    maxh[1] = tall[5] > maxh[1] ? tall[5] : maxh[1];
-
-    int score[2] = {0, 0};
-    for (int c = 0; c < 2; c++) {
-        int e = c ^ 1;
-        int safe = 0;
-        for (int t = 0; t < 3; t++) {
-            int k = 3 * c + t, n = p->cnt[k];
-            score[c] += TYPEVAL[cl15(n)] / 2 + p->hsum[k] * SC2[cl15(n)] * 6 / 16;
-            /* a stack taller than every enemy stack cannot be captured */
-            if (tall[k] > maxh[e]) { safe++; score[c] += 120 + 60 / n; }
-            else score[c] += 8 * (tall[k] - maxh[e]);
-        }
-        if (safe == 3) score[c] += 1200;
-        score[c] += capval(ncap[c]) + nstk[c];
-    }
-
-    /* threats.  S acts now: it has one capture left (phase 0/2) or two
-     * (phase 1) before O answers with a full turn of two actions. */
-    const int two = p->phase == 1;
-    int bonus = 0;
-    for (int t = 0; t < 3; t++) {
-        /* S against O's types */
-        int k = 3 * O + t, n = p->cnt[k];
-        if (n <= 3 && !(p->tops[k] & ~att[S])) {          /* all of them attacked */
-            if (n == 2) bonus += two ? 6667 : 500;
-            else if (n == 3) bonus += two ? 500 : 133;
-        }
-        /* O against S's types (S may still parry) */
-        k = 3 * S + t; n = p->cnt[k];
-        if (n <= 3) {
-            uint64_t a = p->tops[k] & att[O];
-            if (a == p->tops[k]) {
-                if (n == 1) bonus -= two ? 500 : 1000;
-                else if (n == 2) bonus -= two ? 267 : 500;
-                else bonus -= 133;
-            } else if (a) {
-                bonus -= 33 * popcount64(a);
-            }
-        }
-    }
-    /* best capture targets both ways: S takes its best now, O its best next turn */
-    bonus += best_value(p, att[S], O) / 2 - best_value(p, att[O], S) / 4;
-    bonus += two ? 60 : 20;   /* tempo */
-
-    int v = score[S] - score[O] + bonus;
-    if (v > 250000) v = 250000;
-    if (v < -250000) v = -250000;
-    return v;
-}
+static inline int cl15(int n) { return n > 15 ? 15 : n; }
 
 /* ------------------------------------------------------------------ */
 /* Move ordering (0..1000, higher first)                               */

@@ -77,6 +77,12 @@ int core_perft_stoppable(int game, const uint8_t *height, const uint8_t *top, co
 int core_set_hash(int hash_mb);
 int core_prepare(int hash_mb);
 void core_clear_hash(void);
+#define CORE_WEIGHT_MAX 1000000
+int core_weight_count(int game);
+int core_weight_info(int game, int i, const char **name, const char **help, int *value, int *deflt);
+int core_weight_set(int game, int i, int value);
+int core_eval_terms(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+                    int side, int phase, double *terms, int *out);
 
 extern "Python" void _core_on_iteration(void *userdata, const SearchResult *iteration);
 """
@@ -107,7 +113,8 @@ def _cflags() -> list[str]:
     return flags
 
 
-SOURCES = ["dvonn.c", "tzaar.c", "tt.c", "search.c", "solve.c", "core_api.c"]
+SOURCES = ["dvonn.c", "dvonn_eval.c", "tzaar.c", "tzaar_eval.c", "tt.c", "search.c", "solve.c",
+           "core_api.c"]
 
 
 def _sources(relative: bool) -> list[str]:

@@ -196,6 +196,66 @@ def legal_moves(game: str, cells: Sequence[str], side: int, phase: int) -> list[
     return [decode_move(game, buf[i]) for i in range(n)]
 
 
+def evaluate(game: str, cells: Sequence[str], side: int, phase: int) -> int:
+    """Static evaluation from the side to act's view, as the search calls it (tests check
+    that eval_terms agrees with it)."""
+    _require(game)
+    h, t, e = _arrays(game, cells)
+    out = _ffi.new("int *")
+    if _lib.core_eval(_game_id(game), h, t, e, side, phase, out) < 0:
+        raise ValueError("bad position arguments")
+    return int(out[0])
+
+
+@dataclass
+class Weight:
+    name: str
+    value: int
+    default: int
+    help: str
+
+
+WEIGHT_MAX = 1_000_000  # CORE_WEIGHT_MAX in csrc/core_api.h
+
+
+def weights(game: str) -> list[Weight]:
+    """The game's named evaluation weights (csrc/<game>_eval.h), current and default values."""
+    _require(game)
+    out = []
+    name, text = _ffi.new("const char **"), _ffi.new("const char **")
+    value, default = _ffi.new("int *"), _ffi.new("int *")
+    for i in range(_lib.core_weight_count(_game_id(game))):
+        _lib.core_weight_info(_game_id(game), i, name, text, value, default)
+        out.append(Weight(_ffi.string(name[0]).decode(), int(value[0]), int(default[0]),
+                          _ffi.string(text[0]).decode()))
+    return out
+
+
+def set_weight(game: str, name: str, value: int) -> None:
+    """Change one weight (process-wide, until changed again); KeyError / ValueError when bad.
+    Clears the transposition table, whose scores were made with the old weights."""
+    names = [w.name for w in weights(game)]
+    if name not in names:
+        raise KeyError(name)
+    if not -WEIGHT_MAX <= value <= WEIGHT_MAX:
+        raise ValueError(f"a weight is between {-WEIGHT_MAX} and {WEIGHT_MAX}")
+    _lib.core_weight_set(_game_id(game), names.index(name), int(value))
+
+
+def eval_terms(game: str, cells: Sequence[str], side: int,
+               phase: int) -> tuple[int, list[tuple[str, float, float]]]:
+    """Static evaluation (side to act's view) and each weight's share: (name, White, Black)."""
+    _require(game)
+    h, t, e = _arrays(game, cells)
+    n = _lib.core_weight_count(_game_id(game))
+    terms = _ffi.new("double[]", 2 * n)
+    out = _ffi.new("int *")
+    if _lib.core_eval_terms(_game_id(game), h, t, e, side, phase, terms, out) < 0:
+        raise ValueError("bad position arguments")
+    names = [w.name for w in weights(game)]
+    return int(out[0]), [(names[i], terms[2 * i], terms[2 * i + 1]) for i in range(n)]
+
+
 def _lines(res) -> list[Line]:
     return [Line(line.score, [line.pv[i] for i in range(line.pvlen)], bool(line.proven))
             for line in (res.lines[k] for k in range(min(res.nlines, MAX_MULTIPV)))]

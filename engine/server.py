@@ -12,7 +12,7 @@ import logging
 import sys
 from typing import Callable, Optional, TextIO
 
-from . import ENGINE_NAME, __version__, analysis, core, gtp
+from . import ENGINE_NAME, __version__, analysis, core, evaluation, gtp
 from .arguments import CommandError, arity, colour, whole_number
 from .clock import Clock
 from .games import DEFAULT_GAME, GAMES
@@ -461,6 +461,35 @@ def cmd_analyze(server: Server, args: list[str]) -> str:
     return analysis.analyze(server, limit)
 
 
+@command("eval")
+def cmd_eval(server: Server, args: list[str]) -> str:
+    arity(args, 0, usage="eval")
+    try:
+        return evaluation.eval_table(server.game, server.game.core_phase)
+    except evaluation.WeightsError as e:
+        raise CommandError(str(e)) from None
+
+
+@command("weights")
+def cmd_weights(server: Server, args: list[str]) -> str:
+    usage = "weights [set <name> <value> ... | load <path> | reset]"
+    game = server.game.name
+    try:
+        if not args:
+            return evaluation.listing(game)
+        verb = args[0].lower()
+        if verb == "set" and len(args) >= 3 and len(args) % 2 == 1:
+            return str(evaluation.set_weights(zip(args[1::2], args[2::2]), game))
+        if verb == "load" and len(args) >= 2:
+            return str(evaluation.load_file(" ".join(args[1:]), game))
+        if verb == "reset" and len(args) == 1:
+            evaluation.reset()
+            return ""
+    except evaluation.WeightsError as e:
+        raise CommandError(str(e)) from None
+    raise CommandError(f"wrong arguments; usage: {usage}")
+
+
 # GoGui's analyze commands (type/label/command); only commands in the table are listed.
 ANALYZE_COMMANDS = (
     ("string", "Analyze", "analyze"),
@@ -468,6 +497,7 @@ ANALYZE_COMMANDS = (
     ("string", "Status", "status"),
     ("string", "Position", "position"),
     ("string", "Score", "score"),
+    ("string", "Static evaluation", "eval"),
     ("string", "Final score", "final_score"),
     ("string", "Show board", "showboard"),
     ("string", "Print record", "printrecord"),

@@ -22,7 +22,8 @@ def test_tzaar_c_module_selftest_passes(tmp_path):
     binary = tmp_path / "tzaar_selftest"
     subprocess.run(["gcc", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-std=c11",
                     "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
-                    str(CSRC / "tzaar.c"), str(CSRC / "tzaar_selftest.c"), "-o", str(binary)],
+                    str(CSRC / "tzaar.c"), str(CSRC / "tzaar_eval.c"),
+                    str(CSRC / "tzaar_selftest.c"), "-o", str(binary)],
                    check=True, capture_output=True, text=True)
     run = subprocess.run([str(binary)], capture_output=True, text=True, timeout=300,
                          env={"ASAN_OPTIONS": "detect_leaks=0",

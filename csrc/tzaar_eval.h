@@ -1,0 +1,48 @@
+/* TZAAR evaluation with named weights (tzaar_eval.c). */
+#ifndef GIPF_TZAAR_EVAL_H
+#define GIPF_TZAAR_EVAL_H
+
+#include "tzaar.h"
+#include "eval_weights.h"
+
+/* name, default, meaning.  "a whole turn" = the side to act still has both actions
+ * (phase 1); otherwise it has one action left before the opponent's whole turn. */
+#define TZ_WEIGHTS(X) \
+    X(type_count, 50, "percent of the value of n visible stacks of a type (400, 600, 733 ...)") \
+    X(height, 6, "height bonus of a type's stacks, x scarcity of the type / 16") \
+    X(safe_type, 120, "a type whose tallest stack is taller than every enemy stack") \
+    X(safe_type_scarce, 60, "the same, divided by the type's visible count") \
+    X(tall_gap, 8, "otherwise per piece the type's tallest stack is taller than the enemy's") \
+    X(all_safe, 1200, "all three types safe") \
+    X(captures, 100, "percent of the value of the capture actions available (0 loses)") \
+    X(stackings, 1, "per stacking action available") \
+    X(attack_pair_turn, 6667, "side to act, a whole turn: an enemy type's two stacks all attacked") \
+    X(attack_pair_last, 500, "side to act, one action: an enemy type's two stacks all attacked") \
+    X(attack_triple_turn, 500, "side to act, a whole turn: an enemy type's three stacks all attacked") \
+    X(attack_triple_last, 133, "side to act, one action: an enemy type's three stacks all attacked") \
+    X(danger_last_turn, 500, "opponent attacks a type's last stack, side to act has a whole turn") \
+    X(danger_last_last, 1000, "opponent attacks a type's last stack, side to act has one action") \
+    X(danger_pair_turn, 267, "opponent attacks both stacks of a type, side to act has a whole turn") \
+    X(danger_pair_last, 500, "opponent attacks both stacks of a type, side to act has one action") \
+    X(danger_triple, 133, "opponent attacks all three stacks of a type") \
+    X(danger_partial, 33, "per attacked stack of a type with at most three, not all attacked") \
+    X(best_target_now, 50, "percent of the best stack the side to act can capture") \
+    X(best_target_next, 25, "percent of the best stack the opponent can capture") \
+    X(tempo_turn, 60, "side to act has a whole turn") \
+    X(tempo_last, 20, "side to act has one action left")
+
+#define TZ_WEIGHT_INDEX(name, deflt, help) TZW_##name,
+DECLARE_WEIGHTS(TZ_WEIGHTS, TZ_WEIGHT_INDEX, TZ_NWEIGHTS, TzWeights, TzWeightSet)
+
+extern TzWeightSet tz_weights;              /* current values */
+extern const WeightInfo TZ_WEIGHT_INFO[TZ_NWEIGHTS];
+extern const int16_t TZ_HEIGHT_BONUS[32];   /* tzaar.c: per height, summed per type in hsum */
+
+void tz_eval_init(void);                    /* from tz_global_init */
+/* Static evaluation (as tz_eval) and each weight's share of it per colour:
+ * terms[2*i + c] = what weight i adds for colour c (0 White, 1 Black). */
+int tz_eval_terms(const TzPos *p, double *terms);
+/* stacks of colour c able to capture some stack of mask m (tzaar.c) */
+uint64_t tz_attackers(const TzPos *p, uint64_t m, int c);
+
+#endif

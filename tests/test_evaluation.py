@@ -1,0 +1,177 @@
+"""The named evaluation: term-by-term `eval`, run-time `weights` (core and protocol)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import core
+from engine.dvonn import DvonnGame
+from engine.tzaar import TzaarGame
+
+pytestmark = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")
+
+
+def positions_along_random_games(make, seed: int, games: int = 3):
+    rng = random.Random(seed)
+    for _ in range(games):
+        g = make()
+        while not g.over:
+            yield g
+            g.push(rng.choice(g.legal_moves()))
+
+
+@pytest.mark.parametrize("make", [DvonnGame, TzaarGame])
+def test_the_terms_add_up_to_the_evaluation_the_search_uses(make):
+    checked = 0
+    for g in positions_along_random_games(make, seed=5):
+        args = (g.name, list(g.cells), g.side, g.core_phase)
+        value, terms = core.eval_terms(*args)
+        assert value == core.evaluate(*args)
+        diff = sum(white - black for _, white, black in terms)
+        if abs(value) < 250_000:  # not a decided TZAAR position
+            assert abs((diff if g.side == 0 else -diff) - value) < 1, (g.position(), terms)
+            checked += 1
+    assert checked > 50
+
+
+def stacking_position() -> str:
+    rng = random.Random(3)
+    g = DvonnGame()
+    while g.phase == "placement":
+        g.push(rng.choice(g.legal_moves()))
+    return g.position()
+
+
+def eval_rows(text: str) -> dict[str, list[float]]:
+    lines = text.splitlines()
+    assert lines[0].split() == ["term", "white", "black", "white-black"]
+    assert lines[-1].startswith("eval ")
+    return {line.split()[0]: [float(x) for x in line.split()[1:]] for line in lines[1:-1]}
+
+
+def test_eval_prints_every_weight_for_both_colours_and_the_value(engine):
+    engine.ok(f"setposition {stacking_position()}")
+    text = engine.ok("eval")
+    rows = eval_rows(text)
+    assert list(rows)[:-1] == [w.name for w in core.weights("dvonn")]
+    assert rows["field"][0] > 0 and rows["field"][1] > 0
+    assert rows["place_edge"] == [0, 0, 0]  # placement terms are silent while stacking
+    value = int(text.splitlines()[-1].split()[1])
+    side_view = rows["sum"][2] if "side to act: white" in text else -rows["sum"][2]
+    assert abs(side_view - value) < 1
+
+
+def test_a_weight_set_at_run_time_changes_the_evaluation_until_reset(engine):
+    engine.ok(f"setposition {stacking_position()}")
+    before = engine.ok("eval")
+    assert engine.ok("weights set field 0 dvonn.landing 50") == "2"
+    rows = eval_rows(engine.ok("eval"))
+    assert rows["field"] == [0, 0, 0]
+    assert rows["landing"][0] == 2 * eval_rows(before)["landing"][0]
+    assert "dvonn.field 0  # default 100:" in engine.ok("weights")
+    engine.ok("newgame tzaar")  # weights belong to the process, not to one game
+    assert engine.ok("weights set dvonn.field 7") == "1"
+    engine.ok("weights reset")
+    engine.ok(f"setposition {stacking_position()}")
+    assert engine.ok("eval") == before
+
+
+def test_a_weights_file_is_what_weights_prints_and_loads_all_or_nothing(engine, tmp_path):
+    listing = engine.ok("weights")
+    good = tmp_path / "good.txt"
+    good.write_text(listing.replace("dvonn.cut_now 30", "dvonn.cut_now 45") + "\n# tuned\n\n")
+    assert engine.ok(f"weights load {good}") == str(len(core.weights("dvonn")))
+    assert "dvonn.cut_now 45  #" in engine.ok("weights")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("dvonn.cut_now 1\ndvonn.field 1 2\n")
+    assert engine.error(f"weights load {bad}") == f"{bad}: line 2: expected '<game>.<name> <value>'"
+    assert "dvonn.cut_now 45  #" in engine.ok("weights")
+
+
+@pytest.mark.parametrize("line, message", [
+    ("weights set nope 1", "unknown dvonn weight 'nope'; 'weights' lists them"),
+    ("weights set chess.field 1", "unknown game 'chess' in weight name 'chess.field'"),
+    ("weights set field x", "bad value 'x' for field: a whole number"),
+    ("weights set field 1000001", "bad value '1000001' for field: from -1000000 to 1000000"),
+    ("weights set field 1_0", "bad value '1_0' for field: a whole number"),
+    ("weights set field", "wrong arguments; usage: weights [set <name> <value> ... | load <path> | reset]"),
+    ("weights load", "wrong arguments; usage: weights [set <name> <value> ... | load <path> | reset]"),
+    ("eval now", "wrong number of arguments; usage: eval"),
+])
+def test_bad_weights_and_eval_lines_are_refused_and_change_nothing(engine, line, message):
+    listing = engine.ok("weights")
+    assert engine.error(line) == message
+    assert engine.ok("weights") == listing
+
+
+def test_tzaar_start_position_is_symmetric_but_for_the_side_to_act(engine):
+    engine.ok("newgame tzaar")
+    rows = eval_rows(engine.ok("eval"))
+    for name in ("type_count", "captures", "stackings"):
+        assert rows[name][0] == rows[name][1] > 0
+
+
+def test_dvonn_tempo_goes_to_the_side_to_act_and_late_placements_can_score_as_stacking():
+    g = DvonnGame.from_position(stacking_position())
+    args = ("dvonn", list(g.cells), g.side, g.core_phase)
+    tempo = core.weights("dvonn")[[w.name for w in core.weights("dvonn")].index("tempo")]
+    base = core.evaluate(*args)
+    try:
+        core.set_weight("dvonn", "tempo", tempo.value + 100)
+        assert core.evaluate(*args) == base + 100
+    finally:
+        core.set_weight("dvonn", "tempo", tempo.value)
+    rng = random.Random(8)
+    late = DvonnGame()
+    while late.placed < 45:
+        late.push(rng.choice(late.legal_moves()))
+    args = ("dvonn", list(late.cells), late.side, late.core_phase)
+    placement_terms = dict((n, (w, b)) for n, w, b in core.eval_terms(*args)[1])
+    assert placement_terms["field"] == (0, 0) and placement_terms["place_edge"] != (0, 0)
+    try:
+        core.set_weight("dvonn", "place_stacking_from", 45)
+        stacking_terms = dict((n, (w, b)) for n, w, b in core.eval_terms(*args)[1])
+        assert stacking_terms["field"] != (0, 0) and stacking_terms["place_edge"] == (0, 0)
+    finally:
+        core.set_weight("dvonn", "place_stacking_from", 49 + 1)  # the default: never
+
+
+def test_the_eval_and_weights_transcripts_in_protocol_md_are_real_output():
+    import re
+    import subprocess
+    import sys
+
+    from conftest import REPO, shared_dir
+
+    shared_dir("records", "dvonn-boardspace")
+    text = (REPO / "protocol.md").read_text()
+    section = text[text.index("Evaluation: `eval` · `weights`"):text.index("## 7. Position strings")]
+    blocks = re.findall(r"```gtp\n(.*?)```", section, flags=re.S)
+    assert len(blocks) == 3
+    for block in blocks:
+        commands = [para.split("\n")[0] for para in block.strip("\n").split("\n\n")]
+        out = subprocess.run([sys.executable, "-m", "engine"], input="\n".join(commands) + "\nquit\n",
+                             capture_output=True, text=True, cwd=REPO, timeout=60).stdout
+        replies = out.split("\n\n")[:len(commands)]
+        assert block == "".join(f"{c}\n{r}\n\n" for c, r in zip(commands, replies))
+
+
+def test_late_placements_can_be_searched_without_reductions():
+    rng = random.Random(9)
+    g = DvonnGame()
+    while g.placed < 42:
+        g.push(rng.choice(g.legal_moves()))
+    args = ("dvonn", list(g.cells), g.side, g.core_phase)
+
+    def nodes() -> int:
+        core.clear_hash()
+        return core.search(*args, depth=5, hash_mb=4).nodes
+
+    reduced = nodes()
+    try:
+        core.set_weight("dvonn", "place_full_width_from", 42)
+        assert nodes() > reduced
+    finally:
+        core.set_weight("dvonn", "place_full_width_from", 49 + 1)
+    assert nodes() == reduced

@@ -1,0 +1,81 @@
+"""scripts/selfplay and scripts/tune: the fit on data whose answer is known, and a tiny real run."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO
+from test_match import load_script
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("scipy")
+tune = load_script("tune")
+
+
+def synthetic(seed: int, n: int = 4000):
+    rng = np.random.default_rng(seed)
+    features = rng.normal(0, 1, (n, 4)) * np.array([3.0, 1.0, 0.5, 2.0])
+    true_weights = np.array([40.0, -25.0, 100.0, 30.0])
+    return features, true_weights
+
+
+def test_the_scale_and_the_weights_of_exact_win_probabilities_are_recovered():
+    features, true_weights = synthetic(1)
+    results = tune.win_probability(np, features @ true_weights, 1.5)
+    assert tune.fit_scale(features, true_weights, results) == pytest.approx(1.5, rel=1e-3)
+    start = true_weights * np.array([0.5, 2.0, 0.7, 1.5])
+    fitted = tune.fit_weights(features, start, results, 1.5)
+    assert fitted == pytest.approx(true_weights, rel=1e-2)
+
+
+def test_game_results_drawn_from_the_model_give_the_weights_back_roughly():
+    features, true_weights = synthetic(2, n=20000)
+    rng = np.random.default_rng(3)
+    p = tune.win_probability(np, features @ true_weights, 1.0)
+    results = (rng.random(len(p)) < p).astype(float)
+    fitted = tune.fit_weights(features, true_weights * 0.6, results, 1.0)
+    assert fitted == pytest.approx(true_weights, rel=0.15)
+
+
+def test_weights_outside_the_mask_stay_as_they_were():
+    features, true_weights = synthetic(4, n=500)
+    results = tune.win_probability(np, features @ true_weights, 1.0)
+    start = true_weights + np.array([5.0, 5.0, 5.0, 5.0])
+    fitted = tune.fit_weights(features, start, results, 1.0, [True, False, True, False])
+    assert fitted[1] == start[1] and fitted[3] == start[3]
+    assert fitted[0] != start[0]
+
+
+def test_selfplay_then_tune_writes_a_weights_file_the_engine_loads(tmp_path):
+    from engine import core
+    if not core.AVAILABLE:
+        pytest.skip(core.UNAVAILABLE_REASON)
+    data, weights = tmp_path / "data.jsonl", tmp_path / "weights.txt"
+    subprocess.run([sys.executable, str(REPO / "scripts" / "selfplay"), "--game", "dvonn",
+                    "--games", "2", "--nodes", "1500", "--out", str(data)], check=True,
+                   capture_output=True, timeout=300)
+    rows = [json.loads(line) for line in data.read_text().splitlines()]
+    assert len(rows) > 40 and {r["result"] for r in rows} <= {0.0, 0.5, 1.0}
+    assert {r["index"] for r in rows} == {0, 1}
+    run = subprocess.run([sys.executable, str(REPO / "scripts" / "tune"), "--game", "dvonn",
+                          str(data), "--out", str(weights)], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    text = weights.read_text()
+    assert text.startswith("# scripts/tune: ") and "dvonn.field " in text
+    engine = subprocess.run([sys.executable, "-m", "engine"], input=f"weights load {weights}\nquit\n",
+                            capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert engine.stdout.startswith(f"= {len(core.weights('dvonn'))}\n")
+
+
+def test_tune_refuses_a_bad_data_line_in_one_line(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"game": "dvonn", "position": "nonsense", "score": 0, "result": 1}\n')
+    run = subprocess.run([sys.executable, str(REPO / "scripts" / "tune"), "--game", "dvonn", str(bad)],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert run.stderr.strip().startswith(f"tune: {bad}:1: bad line")
+    assert "Traceback" not in run.stderr
