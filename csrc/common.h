@@ -27,4 +27,18 @@ static inline uint64_t splitmix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* One step of a selection sort: the best-scored of moves[i..n) goes to slot i and is returned.
+ * Searches try moves in this order and mostly cut off early, so a full sort would be wasted. */
+static inline __attribute__((always_inline)) uint32_t pick_next(uint32_t *moves, int32_t *score, int i, int n)
+{
+    int j = i;
+    for (int k = i + 1; k < n; k++)
+        if (score[k] > score[j]) j = k;
+    uint32_t m = moves[j];
+    int32_t s = score[j];
+    moves[j] = moves[i]; score[j] = score[i];
+    moves[i] = m; score[i] = s;
+    return m;
+}
+
 #endif

@@ -37,18 +37,5 @@ static inline int score_from_tt(int v, int ply)
     return v >= SCORE_PROVEN_MIN ? v - ply : v <= -SCORE_PROVEN_MIN ? v + ply : v;
 }
 
-#define GP dv
-#define POS DvPos
-#define MAXMOVES DV_MAX_MOVES
-#include "search_impl.h"
-#undef GP
-#undef POS
-#undef MAXMOVES
-
-#define GP tz
-#define POS TzPos
-#define MAXMOVES TZ_MAX_MOVES
-#include "search_impl.h"
-#undef GP
-#undef POS
-#undef MAXMOVES
+#define PER_GAME_IMPL "search_impl.h"
+#include "per_game.h"

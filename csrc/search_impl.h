@@ -157,13 +157,8 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
     int alpha0 = alpha, best = -SCORE_INF, allproven = 1, cutproven = -1, bestcp = 0;
     uint32_t bestmove = MOVE_NONE;
     for (int i = 0; i < n; i++) {
-        int j = i;
-        for (int k = i + 1; k < n; k++)
-            if (sc[k] > sc[j]) j = k;
-        uint32_t m = moves[j];
-        int32_t ms = sc[j];
-        moves[j] = moves[i]; sc[j] = sc[i];
-        moves[i] = m; sc[i] = ms;
+        uint32_t m = pick_next(moves, sc, i, n);
+        int32_t ms = sc[i];
 
         POS c = *p;
         G(play)(&c, m);

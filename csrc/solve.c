@@ -28,18 +28,5 @@ void solve_tt_clear(SolveTT *tt)
     if (tt->slots) memset(tt->slots, 0, (tt->mask + 1) * sizeof *tt->slots);
 }
 
-#define GP dv
-#define POS DvPos
-#define MAXMOVES DV_MAX_MOVES
-#include "solve_impl.h"
-#undef GP
-#undef POS
-#undef MAXMOVES
-
-#define GP tz
-#define POS TzPos
-#define MAXMOVES TZ_MAX_MOVES
-#include "solve_impl.h"
-#undef GP
-#undef POS
-#undef MAXMOVES
+#define PER_GAME_IMPL "solve_impl.h"
+#include "per_game.h"

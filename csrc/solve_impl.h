@@ -50,13 +50,7 @@ static int S(solve_node)(S(Solver) *sv, const POS *p, int alpha, int beta, uint3
     int alpha0 = alpha, best = -32000;
     uint32_t bestmove = moves[0];
     for (int i = 0; i < n; i++) {
-        int j = i;
-        for (int k = i + 1; k < n; k++)
-            if (sc[k] > sc[j]) j = k;
-        uint32_t m = moves[j];
-        int32_t ms = sc[j];
-        moves[j] = moves[i]; sc[j] = sc[i];
-        moves[i] = m; sc[i] = ms;
+        uint32_t m = pick_next(moves, sc, i, n);
 
         POS c = *p;
         G(play)(&c, m);
