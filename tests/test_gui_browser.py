@@ -182,3 +182,28 @@ def test_tzaar_by_clicks_with_a_pass_and_undo(server_url, browser, tmp_path):
     wait(d, hover_best_variation, "a variation to hover")  # hovering shows the move on the board
     wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#pv-layer .arrow-pv"), "the PV arrow")
     screenshot(d, tmp_path, "gui-tzaar.png")
+
+
+def test_a_dvonn_review_draws_its_graph_and_shows_a_move(server_url, browser, tmp_path):
+    d = browser
+    open_page(d, server_url, "dvonn")
+    record = tmp_path / "dvonn-demo.txt"
+    record.write_text(DVONN_RECORD)
+    d.find_element(By.ID, "record-file").send_keys(str(record))
+    wait(d, lambda d: len(moves(d)) == 64, "the loaded record's moves")
+    amount = d.find_element(By.ID, "review-amount")
+    amount.clear()
+    amount.send_keys("2")
+    d.find_element(By.ID, "review-start").click()
+    wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#review-graph .review-point")) == 64,
+         "the evaluation graph, one point per move")
+    assert len(d.find_elements(By.CSS_SELECTOR, "#review-moves .review-move")) == 64
+    stacks = lambda d: sum(1 for top in texts(d, "#board .point", "data-top") if top)  # noqa: E731
+    at_end = stacks(d)
+    d.find_element(By.CSS_SELECTOR, '#review-moves .review-move[data-ply="10"]').click()
+    wait(d, lambda d: stacks(d) == 10, "the board after move 10")
+    assert d.find_element(By.ID, "review-view").is_displayed()
+    assert texts(d, "#review-graph .review-point.selected", "data-ply") == ["10"]
+    screenshot(d, tmp_path, "gui-review.png")
+    d.find_element(By.ID, "review-back").click()
+    assert stacks(d) == at_end and len(moves(d)) == 64

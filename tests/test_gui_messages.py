@@ -18,6 +18,9 @@ from engine.gui.messages import BadRequest, parse_request
     ({"type": "time", "mode": "game", "ms": 60000}, {"mode": "game", "ms": 60000}),
     ({"type": "analysis", "on": False, "multipv": 3}, {"on": False, "multipv": 3}),
     ({"type": "undo", "extra": "ignored"}, {}),
+    ({"type": "review", "depth": 4}, {"depth": 4}),
+    ({"type": "review", "movetime": 200}, {"movetime": 200}),
+    ({"type": "review_show", "ply": 0}, {"ply": 0}),
 ])
 def test_good_requests(request_, expected):
     assert parse_request(json.dumps(request_)) == {**expected, "type": request_["type"]}
@@ -35,6 +38,10 @@ def test_good_requests(request_, expected):
     {"type": "setposition", "position": "option threads 64"},
     {"type": "loadrecord", "content": ""}, {"type": "loadrecord", "content": "x" * (1 << 20 + 1)},
     {"type": "analysis", "on": "yes"}, {"type": "analysis", "on": True, "multipv": 11},
+    {"type": "review"}, {"type": "review", "depth": 4, "movetime": 200},
+    {"type": "review", "depth": 9}, {"type": "review", "movetime": 5001},
+    {"type": "review", "depth": "4"}, {"type": "review_show", "ply": -1},
+    {"type": "review_show", "ply": True},
     {"type": "quit"}, {"type": "option"}, {"no type": 1}, [1, 2],
 ])
 def test_bad_requests_are_refused(request_):

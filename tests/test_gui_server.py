@@ -305,3 +305,53 @@ def test_the_command_line_refuses_a_bad_port_in_one_line():
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines()[-1] == \
         "gipf-gui: error: argument --port: a whole number from 0 to 65535"
+
+
+def test_a_review_runs_beside_the_game_and_shows_its_positions(client, app):
+    from engine.review import Limits, read_record, review_record
+    from test_review import HAND_BUILT_TZAAR
+    with connect(client) as ws:
+        ws.send_json({"type": "players", "w": "human", "b": "human"})
+        receive_until(ws, "state")
+        ws.send_json({"type": "review", "depth": 2, "movetime": 100})
+        assert "either depth or movetime" in receive_until(ws, "error")["message"]
+        ws.send_json({"type": "review", "depth": 2})
+        assert receive_until(ws, "error")["message"] == "there is no move to review"
+        ws.send_json({"type": "loadrecord", "content": HAND_BUILT_TZAAR})
+        game = receive_until(ws, "state", lambda m: m["history"])
+        ws.send_json({"type": "review", "depth": 2})
+        assert receive_until(ws, "review_start")["moves"] == 23
+        ws.send_json({"type": "review", "depth": 2})
+        assert "already running" in receive_until(ws, "error")["message"]
+        progress = receive_until(ws, "review_progress", lambda m: m["done"] == m["total"])
+        report = receive_until(ws, "review_result")["report"]
+        expected = review_record(read_record(HAND_BUILT_TZAAR.encode()), limits=Limits(depth=2))
+        assert progress["total"] == len(report["moves"]) == len(expected.moves) == 23
+        assert [m["mark"] for m in report["moves"]] == [m.mark for m in expected.moves]
+        assert report["moves"][21]["mark"] == "blunder" and report["limits"] == {"depth": 2}
+        assert len(report["white_scores"]) == 24
+        ws.send_json({"type": "review_show", "ply": 5})
+        shown = receive_until(ws, "review_board")
+        assert shown["position"] == report["moves"][5]["position"]
+        assert shown["board"] != game["board"]
+        ws.send_json({"type": "review_show", "ply": 24})
+        assert "no reviewed position" in receive_until(ws, "error")["message"]
+        ws.send_json({"type": "record"})  # the game itself is still there, at its end
+        assert receive_until(ws, "record")["text"].count(";") == 24
+        ws.send_json({"type": "undo"})
+        assert len(receive_until(ws, "state")["history"]) == 22
+
+
+def test_a_review_is_cancelled_on_request_and_with_its_session(client, app):
+    from test_review import HAND_BUILT_TZAAR
+    with connect(client) as ws:
+        ws.send_json({"type": "loadrecord", "content": HAND_BUILT_TZAAR})
+        receive_until(ws, "state", lambda m: m["history"])
+        ws.send_json({"type": "review", "movetime": 200})
+        receive_until(ws, "review_start")
+        ws.send_json({"type": "review_cancel"})
+        assert receive_until(ws, "review_error")["message"] == "review cancelled"
+        ws.send_json({"type": "review", "movetime": 200})
+        receive_until(ws, "review_start")
+        job = the_session(app).review
+    assert not job.running and job.cancelled.is_set()

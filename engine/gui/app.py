@@ -120,6 +120,8 @@ async def _receive(websocket: WebSocket, session: Session, runner: asyncio.Task)
             continue
         if request["type"] == "stop":
             session.interrupt()  # now, not after the search it is meant to stop
+        elif request["type"] == "review_cancel":
+            session.review.cancel()  # likewise: the request queue may wait behind a search
         else:
             await session.requests.put(request)
 

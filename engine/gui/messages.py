@@ -17,6 +17,9 @@ MAX_POSITION_CHARS = 4096
 MAX_SEED = 2 ** 64 - 1
 TIME_MS = (10, 24 * 3600 * 1000)
 MULTIPV = (1, 10)
+REVIEW_DEPTH = (1, 8)              # modest: a review cancels between two positions' searches
+REVIEW_MOVETIME_MS = (10, 5000)
+MAX_PLY = 10_000
 
 GAME_NAME = re.compile(r"[a-z]{1,16}")
 MOVE_TEXT = re.compile(r"[A-Za-z0-9+:x -]{1,%d}" % MAX_MOVE_CHARS)
@@ -108,6 +111,19 @@ def _analysis(data: dict) -> dict:
     return {"on": on, "multipv": _int(data.get("multipv", 1), *MULTIPV, "multipv")}
 
 
+def _review(data: dict) -> dict:
+    """A review at a fixed depth or a fixed time per position, never both."""
+    if ("depth" in data) == ("movetime" in data):
+        raise BadRequest("a review takes either depth or movetime")
+    if "depth" in data:
+        return {"depth": _int(data["depth"], *REVIEW_DEPTH, "review depth")}
+    return {"movetime": _int(data["movetime"], *REVIEW_MOVETIME_MS, "review movetime in ms")}
+
+
+def _review_show(data: dict) -> dict:
+    return {"ply": _int(data.get("ply"), 0, MAX_PLY, "ply")}
+
+
 def _nothing(data: dict) -> dict:
     return {}
 
@@ -116,4 +132,5 @@ CHECKERS = {
     "newgame": _newgame, "play": _play, "undo": _nothing, "go": _nothing, "stop": _nothing,
     "players": _players, "time": _time, "setposition": _setposition, "loadrecord": _loadrecord,
     "record": _nothing, "analysis": _analysis,
+    "review": _review, "review_cancel": _nothing, "review_show": _review_show,
 }

@@ -17,6 +17,7 @@ from typing import Callable, Optional
 
 from .board import parse_showboard
 from .engine_client import EngineDied, EngineError, EngineProcess
+from .review_job import ReviewJob
 
 log = logging.getLogger("engine.gui")
 
@@ -77,6 +78,7 @@ class Session:
         self.closing = False
         self.tmpdir = tempfile.mkdtemp(prefix="gipf-gui-")
         self.records = 0
+        self.review = ReviewJob(engine_argv, outbox)
 
     # --- engine life -------------------------------------------------------------------------
     async def start_engine(self) -> None:
@@ -112,11 +114,8 @@ class Session:
         self.thinking = False
         self.analysed = None
         await self.start_engine()
-        moves = [move for _, move in self.history]
         try:
-            await self.engine.ask(self.setup)
-            if moves:
-                await self.engine.ask("replay " + " ".join(moves))
+            await self.restore_game()
             restored = "the game was restored"
         except EngineError as e:
             log.warning("could not restore the game after a restart: %s", e)
@@ -126,6 +125,13 @@ class Session:
         self.paused = True
         self.send({"type": "notice", "message": f"The engine stopped ({reason}) and was "
                    f"restarted; {restored}."})
+
+    async def restore_game(self) -> None:
+        """Put the game back in the engine: its start command, then its moves."""
+        moves = [move for _, move in self.history]
+        await self.engine.ask(self.setup)
+        if moves:
+            await self.engine.ask("replay " + " ".join(moves))
 
     async def watch(self, engine: EngineProcess) -> None:
         """An engine that ends while nobody asks it anything is restarted at once, not at the
@@ -138,6 +144,7 @@ class Session:
         self.closing = True
         for watcher in self.watchers:
             watcher.cancel()
+        await self.review.close()
         if self.engine is not None:
             await self.engine.close()
         shutil.rmtree(self.tmpdir, ignore_errors=True)
@@ -237,6 +244,10 @@ class Session:
             suffix = ".sgf" if text.startswith("(;") else ".txt"
             self.send({"type": "record", "text": text,
                        "filename": f"{self.status.get('game', 'game')}-record{suffix}"})
+        elif kind == "review":
+            await self.start_review(request)
+        elif kind == "review_show":
+            await self.show_reviewed(request["ply"])
         elif kind == "analysis":
             if self.analysis["multipv"] != request["multipv"]:
                 await self.engine.ask(f"option multipv {request['multipv']}")
@@ -269,6 +280,31 @@ class Session:
             await self.apply_time()
         await self.refresh(pause_if_engine=True)
         self.send({"type": "notice", "message": f"Record loaded: {reply}"})
+
+    async def start_review(self, request: dict) -> None:
+        """Review the game as played so far (its record from the engine), in the background."""
+        if self.review.running:
+            raise EngineError("a review is already running: wait for it or cancel it")
+        if not self.history:
+            raise EngineError("there is no move to review")
+        record = await self.engine.ask("printrecord")
+        limits = {key: request[key] for key in ("depth", "movetime") if key in request}
+        self.review.start(record, limits)
+        self.send({"type": "review_start", "moves": len(self.history), "limits": limits})
+
+    async def show_reviewed(self, ply: int) -> None:
+        """The board after `ply` moves of the last review, drawn by the session's engine, which
+        then gets the game back (the page's game and move list stay as they are)."""
+        positions = self.review.positions
+        if not 0 <= ply < len(positions):
+            raise EngineError(f"no reviewed position after {ply} moves")
+        await self.engine.ask(f"setposition {positions[ply]}")
+        try:
+            board = parse_showboard(await self.engine.ask("showboard"))
+        finally:
+            await self.restore_game()
+        self.send({"type": "review_board", "ply": ply, "board": board.to_json(),
+                   "position": positions[ply]})
 
     async def play(self, move: str) -> None:
         if self.players.get(self.status.get("to_act")) != "human":

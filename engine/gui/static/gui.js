@@ -11,6 +11,7 @@ const ui = {
   view: null,           // the drawn board (for PV hover)
   pv: new Map(),        // multipv k -> info
   socket: null,
+  report: null,         // the last review (engine.review's JSON report)
 };
 
 function send(request) {
@@ -93,6 +94,8 @@ function formatScore(s) {
 function render() {
   const st = ui.state;
   if (!st) return;
+  $("review-view").hidden = true;  // the game itself is shown again
+  GipfReview.select(null);
   const game = st.status.game;
   const last = st.history.length ? actionsOf(st.history[st.history.length - 1][1]) : [];
   const { targets, sources } = highlights();
@@ -173,6 +176,31 @@ function syncControls(st) {
   $("multipv").value = String(st.analysis.multipv);
 }
 
+// --- the review ------------------------------------------------------------------------------
+function pickReviewed(ply) {
+  send({ type: "review_show", ply });
+}
+
+function reviewRunning(on) {
+  $("review-start").disabled = on;
+  $("review-cancel").disabled = !on;
+  $("review-progress").hidden = !on;
+}
+
+// A reviewed position on the board: looked at, not played (no targets, clicks do nothing).
+function showReviewed(m) {
+  if (!ui.state || !ui.report) return;
+  const move = m.ply > 0 ? ui.report.moves[m.ply - 1] : null;
+  ui.view = GipfBoard.drawBoard($("board"), m.board, ui.report.game, {
+    targets: new Set(), sources: new Set(), selected: null,
+    last: move ? actionsOf(move.move) : [], onClick: () => {},
+  });
+  $("review-view").hidden = false;
+  $("review-view-text").textContent = move ?
+    `Review: the position after ${move.number}. ${move.move} (${move.played.text})` : "Review: the start position";
+  GipfReview.select(m.ply);
+}
+
 // --- messages from the server ---------------------------------------------------------------
 const handlers = {
   state(m) {
@@ -225,6 +253,32 @@ const handlers = {
     setTimeout(() => URL.revokeObjectURL(url), 1000);
     say("Record downloaded: " + m.filename);
   },
+  review_start(m) {
+    reviewRunning(true);
+    $("review-progress").value = 0;
+    $("review-state").textContent = `reviewing ${m.moves} moves…`;
+  },
+  review_progress(m) {
+    $("review-progress").max = Math.max(m.total, 1);
+    $("review-progress").value = m.done;
+    $("review-state").textContent = `reviewing: ${m.done} of ${m.total} positions`;
+  },
+  review_result(m) {
+    reviewRunning(false);
+    ui.report = m.report;
+    const limit = m.report.limits.depth ? `depth ${m.report.limits.depth}` : `${m.report.limits.movetime} ms`;
+    const plural = (k, v) => v === 1 ? k : (k === "inaccuracy" ? "inaccuracies" : k + "s");
+    const count = (side) => Object.entries(m.report.summary[side]).map(([k, v]) => `${v} ${plural(k, v)}`).join(", ");
+    $("review-state").textContent = `${m.report.moves.length} moves at ${limit} · White: ${count("white")} · Black: ${count("black")}`;
+    $("review-graph").hidden = false;
+    GipfReview.drawGraph($("review-graph"), m.report, pickReviewed);
+    GipfReview.drawMoves($("review-moves"), m.report, pickReviewed);
+  },
+  review_error(m) {
+    reviewRunning(false);
+    $("review-state").textContent = m.message;
+  },
+  review_board(m) { showReviewed(m); },
   notice(m) { say(m.message); },
   error(m) { say(m.message, true); },
   fatal(m) { say(m.message, true); },
@@ -274,6 +328,15 @@ function wire() {
   });
   $("setposition").addEventListener("click", () => send({ type: "setposition", position: $("position").value.trim() }));
   $("download").addEventListener("click", () => send({ type: "record" }));
+  $("review-limit").addEventListener("change", () => {
+    $("review-amount").value = $("review-limit").value === "depth" ? 4 : 200;
+  });
+  $("review-start").addEventListener("click", () => {
+    const amount = parseInt($("review-amount").value, 10);
+    if (amount >= 1) send({ type: "review", [$("review-limit").value]: amount });
+  });
+  $("review-cancel").addEventListener("click", () => send({ type: "review_cancel" }));
+  $("review-back").addEventListener("click", () => render());
   $("record-file").addEventListener("change", () => {
     const file = $("record-file").files[0];
     if (!file) return;

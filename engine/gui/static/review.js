@@ -1,0 +1,70 @@
+// The review view: the evaluation graph (inline SVG) and the move list with marks, drawn from
+// engine.review's JSON report. Picking a move calls back with its ply (moves played so far).
+"use strict";
+
+(() => {
+  const SVG = "http://www.w3.org/2000/svg";
+  const WIDTH = 400, HEIGHT = 110, PAD = 8;
+  const PROVEN = 999000;
+  const SCALE = 300;  // a score of ±300 is drawn halfway to the edge (DVONN: 3 points of height)
+  const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+  function el(name, attrs, parent) {
+    const e = document.createElementNS(SVG, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    parent.appendChild(e);
+    return e;
+  }
+
+  // White's view squashed into (-1, 1): big leads stay on the graph, proven results at its edge.
+  function squash(score) {
+    if (Math.abs(score) >= PROVEN) return Math.sign(score);
+    return score / (Math.abs(score) + SCALE);
+  }
+
+  // One point per move, at the evaluation of the position after it (White up, Black down).
+  function drawGraph(svg, report, onPick) {
+    svg.textContent = "";
+    const scores = report.white_scores;
+    const n = report.moves.length;
+    const x = (ply) => PAD + (ply / Math.max(n, 1)) * (WIDTH - 2 * PAD);
+    const y = (score) => HEIGHT / 2 - squash(score) * (HEIGHT / 2 - PAD);
+    el("rect", { class: "graph-white", x: 0, y: 0, width: WIDTH, height: HEIGHT / 2 }, svg);
+    el("line", { class: "graph-axis", x1: PAD, x2: WIDTH - PAD, y1: HEIGHT / 2, y2: HEIGHT / 2 }, svg);
+    const points = scores.slice(0, n + 1).map((s, ply) => `${x(ply).toFixed(1)},${y(s).toFixed(1)}`);
+    el("polyline", { class: "graph-line", points: points.join(" ") }, svg);
+    report.moves.forEach((move, i) => {
+      const ply = i + 1;
+      const dot = el("circle", { class: "review-point " + (move.mark || ""), cx: x(ply).toFixed(1),
+        cy: y(scores[ply]).toFixed(1), r: move.mark ? 3.5 : 2.2, "data-ply": ply }, svg);
+      el("title", {}, dot).textContent = `${move.number}. ${move.move}: ${move.played.text}` +
+        (move.mark ? ` (${move.mark})` : "");
+      dot.addEventListener("click", () => onPick(ply));
+    });
+  }
+
+  function drawMoves(list, report, onPick) {
+    list.textContent = "";
+    for (const move of report.moves) {
+      const row = document.createElement("div");
+      row.className = "review-move " + (move.mark || "");
+      row.dataset.ply = String(move.number);
+      const span = (cls, text) => { const s = document.createElement("span"); s.className = cls; s.textContent = text; row.append(s, " "); };
+      span("move", `${move.number}. ${move.side} ${move.move}`);
+      if (move.mark) span("mark", SYMBOLS[move.mark] + " " + move.mark);
+      if (move.forced) span("eval", "(forced)");
+      else if (move.is_best) span("eval", "(best) " + move.eval.text);
+      else span("best", `best ${move.best} ${move.eval.text}, played ${move.played.text}`);
+      row.addEventListener("click", () => onPick(move.number));
+      list.appendChild(row);
+    }
+  }
+
+  function select(ply) {
+    for (const e of document.querySelectorAll(".review-point, .review-move")) {
+      e.classList.toggle("selected", Number(e.dataset.ply) === ply);
+    }
+  }
+
+  window.GipfReview = { drawGraph, drawMoves, select };
+})();
