@@ -286,6 +286,38 @@ static int S(root_search)(S(Thread) *t, int depth, int *proven, uint32_t *bestmo
     return t->lines[0].score;
 }
 
+/* Lengthen a variation that came back short (hash-table cut-offs; with helper threads a
+ * line could stop right after its root move) with the table's best moves, while they are
+ * legal, up to `want` plies: every reported line then shows a real continuation. */
+static void S(extend_pv)(S(Thread) *t, uint32_t *pv, int *len, int want)
+{
+    POS p = t->rootpos;
+    for (int i = 0; i < *len; i++) G(play)(&p, pv[i]);
+    if (want > MAX_PLY - 1) want = MAX_PLY - 1;
+    while (*len < want) {
+        TTHit h;
+        if (!tt_probe(t->sh->tt, G(hash)(&p), &h) || h.move == MOVE_NONE) break;
+        uint32_t moves[MAXMOVES];
+        int n = G(gen)(&p, moves), legal = 0;
+        for (int i = 0; i < n; i++) legal |= moves[i] == h.move;
+        if (!legal) break;
+        pv[(*len)++] = h.move;
+        G(play)(&p, h.move);
+    }
+}
+
+static void S(extend_lines)(S(Thread) *t, SearchResult *res, int want)
+{
+    int n = res->pvlen;
+    S(extend_pv)(t, res->pv, &n, want);
+    res->pvlen = n;
+    for (int k = 0; k < res->nlines; k++) {
+        n = res->lines[k].pvlen;
+        S(extend_pv)(t, res->lines[k].pv, &n, want);
+        res->lines[k].pvlen = n;
+    }
+}
+
 /* Publish a completed iteration if it is the deepest so far (any thread). */
 static void S(publish)(S(Thread) *t, int d, int v, uint32_t bm, int proven)
 {
@@ -304,6 +336,7 @@ static void S(publish)(S(Thread) *t, int d, int v, uint32_t bm, int proven)
         memcpy(res->pv, t->pv[0], (size_t)t->pvlen[0] * sizeof(uint32_t));
         res->nlines = t->nlines;
         memcpy(res->lines, t->lines, (size_t)t->nlines * sizeof(SearchLine));
+        S(extend_lines)(t, res, d);
         S(report)(t, res);
         if (prm->on_iteration) prm->on_iteration(prm->userdata, res);
         if (prm->report_ms > 0)
@@ -345,6 +378,7 @@ static void S(iterate)(S(Thread) *t)
                 memcpy(res->pv, t->pv[0], (size_t)t->pvlen[0] * sizeof(uint32_t));
                 res->nlines = 1;
                 res->lines[0] = t->lines[0];
+                S(extend_lines)(t, res, d - 1);
             }
             pthread_mutex_unlock(&sh->lock);
             break;

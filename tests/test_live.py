@@ -296,3 +296,26 @@ def test_live_analysis_without_the_core_answers_at_once(engine):
     start_live(engine)
     infos, best = read_live(engine)
     assert infos == [] and best in engine.ok("legal_moves").split("\n")
+
+
+
+@needs_core
+def test_every_live_line_past_depth_one_shows_a_continuation(engine):
+    # Two threads sharing the hash table (kept from one position to the next): a helper's
+    # iteration used to publish a line cut short after its root move by a table cut-off,
+    # and the interval lines then repeated it (pv of one action at depth 4).
+    for line in ("option info off", "option threads 2", "option multipv 1"):
+        engine.ok(line)
+    short = []
+    for depth in (4, 5):  # the race is not certain: more searches, more chances
+        engine.ok("newgame tzaar")
+        engine.ok(f"option depth {depth}")
+        for turn in ("w E3xF2", "b A1xB1 A4xB5", "w A5xA3 A3xB4", "b D4xD3 H1+H2", None):
+            start_live(engine, "analyze live 10")
+            infos, _ = read_live(engine)
+            check_blocks(infos, 1)
+            lines = [INFO.fullmatch(line) for line in infos]
+            short += [m.group(0) for m in lines if int(m.group(4)) >= 2 and len(m.group(8).split()) < 2]
+            if turn:
+                engine.ok("play " + turn)
+    assert not short
