@@ -12,7 +12,7 @@ import logging
 import sys
 from typing import Callable, Optional, TextIO
 
-from . import ENGINE_NAME, __version__, analysis, core, evaluation, gtp
+from . import ENGINE_NAME, __version__, core, gtp
 from .arguments import CommandError, arity, colour, whole_number
 from .clock import Clock
 from .games import DEFAULT_GAME, GAMES
@@ -378,118 +378,6 @@ def cmd_final_score(server: Server, args: list[str]) -> str:
     return server.game.result()
 
 
-# --- search, time and options ---------------------------------------------------------
-
-@command("option")
-def cmd_option(server: Server, args: list[str]) -> str:
-    if not args:
-        return server.options.listing()
-    arity(args, 2, usage="option [<name> <value>]")
-    before = server.options.hash
-    server.options.set(args[0], args[1])
-    if args[0].lower() == "hash" and core.AVAILABLE:  # set the table up now, not in a search
-        try:
-            core.set_hash(server.options.hash)
-        except core.CoreError as e:
-            server.options.hash = before
-            raise CommandError(str(e)) from None
-    return ""
-
-
-@command("time_settings")
-def cmd_time_settings(server: Server, args: list[str]) -> str:
-    arity(args, 3, usage="time_settings <main_time> <byo_yomi_time> <byo_yomi_stones>")
-    main, byo, stones = (whole_number(a, "time") for a in args)
-    if byo > 0 and stones == 0:  # GTP: no time limit
-        server.clock.set_game(None)
-    else:
-        server.clock.set_game(main * 1000.0, 0.0, byo * 1000.0, stones)
-    return ""
-
-
-@command("time_left")
-def cmd_time_left(server: Server, args: list[str]) -> str:
-    arity(args, 3, usage="time_left <colour> <seconds> <stones>")
-    side = colour(args[0])
-    seconds, stones = whole_number(args[1], "time"), whole_number(args[2], "stone count")
-    server.clock.set_left(side, seconds * 1000.0, stones)
-    return ""
-
-
-@command("time_control")
-def cmd_time_control(server: Server, args: list[str]) -> str:
-    usage = "time_control <game_ms> [<increment_ms>] | time_control off"
-    arity(args, 1, 2, usage=usage)
-    if args[0].lower() == "off":
-        arity(args, 1, usage=usage)
-        server.clock.set_game(None)
-        return ""
-    game_ms = whole_number(args[0], "game time")
-    increment = whole_number(args[1], "increment") if len(args) == 2 else 0
-    if game_ms == 0:
-        raise CommandError("the game time must be positive; 'time_control off' removes the clock")
-    server.clock.set_game(float(game_ms), float(increment))
-    return ""
-
-
-@command("perft")
-def cmd_perft(server: Server, args: list[str]) -> str:
-    arity(args, 1, 2, usage="perft <depth> [python|core]")
-    depth = whole_number(args[0], "depth")
-    if depth > 12:
-        raise CommandError("depth must be 12 or less")
-    which = args[1].lower() if len(args) == 2 else ("core" if core.AVAILABLE else "python")
-    if which not in ("python", "core"):
-        raise CommandError(f"perft counts with python or core, not {args[1]!r}")
-    if which == "core" and not core.AVAILABLE:
-        raise CommandError(f"the compiled core is unavailable: {core.UNAVAILABLE_REASON}")
-    try:
-        return str(analysis.perft(server.game, depth, which, server.control.stop))
-    except core.Interrupted:
-        raise CommandError("perft interrupted") from None
-
-
-@command("analyze")
-def cmd_analyze(server: Server, args: list[str]) -> str:
-    if args and args[0].lower() == "live":
-        arity(args, 1, 2, usage="analyze live [<interval_ms>]")
-        return analysis.analyze_live(server, args[1:])
-    arity(args, 0, 1, usage="analyze [<time_ms>] | analyze live [<interval_ms>]")
-    limit = float(whole_number(args[0], "time")) if args else None
-    if limit == 0:
-        raise CommandError("the time must be at least 1 ms; without it the current limits apply")
-    return analysis.analyze(server, limit)
-
-
-@command("eval")
-def cmd_eval(server: Server, args: list[str]) -> str:
-    arity(args, 0, usage="eval")
-    try:
-        return evaluation.eval_table(server.game, server.game.core_phase)
-    except evaluation.WeightsError as e:
-        raise CommandError(str(e)) from None
-
-
-@command("weights")
-def cmd_weights(server: Server, args: list[str]) -> str:
-    usage = "weights [set <name> <value> ... | load <path> | reset]"
-    game = server.game.name
-    try:
-        if not args:
-            return evaluation.listing(game)
-        verb = args[0].lower()
-        if verb == "set" and len(args) >= 3 and len(args) % 2 == 1:
-            return str(evaluation.set_weights(zip(args[1::2], args[2::2]), game))
-        if verb == "load" and len(args) >= 2:
-            return str(evaluation.load_file(" ".join(args[1:]), game))
-        if verb == "reset" and len(args) == 1:
-            evaluation.reset()
-            return ""
-    except evaluation.WeightsError as e:
-        raise CommandError(str(e)) from None
-    raise CommandError(f"wrong arguments; usage: {usage}")
-
-
 # GoGui's analyze commands (type/label/command); only commands in the table are listed.
 ANALYZE_COMMANDS = (
     ("string", "Analyze", "analyze"),
@@ -522,7 +410,7 @@ def cmd_gogui_analyze_commands(server: Server, args: list[str]) -> str:
                      if text.split()[0] in COMMANDS)
 
 
-from . import record_commands  # noqa: E402,F401 - registers loadrecord and printrecord
+from . import record_commands, search_commands  # noqa: E402,F401 - they register their commands
 
 
 def main_loop(seed: int = 0, stdin=None, stdout: Optional[TextIO] = None) -> None:
