@@ -76,7 +76,6 @@ static uint64_t dv_perft_stoppable(const DvPos *p, int depth, const int32_t *sto
     return total;
 }
 
-#ifdef HAVE_TZAAR
 /* Same count as tz_perft (depth in whole turns; a first capture that ends the game is a
  * leaf only at depth 1). */
 static uint64_t tz_perft_stoppable(const TzPos *p, int depth, const int32_t *stop, int *stopped)
@@ -105,7 +104,6 @@ static uint64_t tz_perft_stoppable(const TzPos *p, int depth, const int32_t *sto
     }
     return total;
 }
-#endif
 
 int core_perft_stoppable(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                          int side, int phase, int depth, const int32_t *stop, uint64_t *out)
@@ -113,11 +111,8 @@ int core_perft_stoppable(int game, const uint8_t *height, const uint8_t *top, co
     AnyPos p;
     if (depth < 0 || !stop || make_pos(game, &p, height, top, extra, side, phase)) return -1;
     int stopped = 0;
-#ifdef HAVE_TZAAR
     if (game == CORE_GAME_TZAAR) *out = tz_perft_stoppable(&p.tz, depth, stop, &stopped);
-    else
-#endif
-    *out = dv_perft_stoppable(&p.dv, depth, stop, &stopped);
+    else *out = dv_perft_stoppable(&p.dv, depth, stop, &stopped);
     return stopped ? CORE_INTERRUPTED : 0;
 }
 

@@ -717,3 +717,18 @@ def test_stdout_carries_replies_only():
     assert replies[-2][0] is False and "UTF-8" in replies[-2][2]
     assert replies[-3][:2] == (True, "9999999999999999999999")
     assert replies[-4][0] is False and "unknown command" in replies[-4][2]
+
+
+@pytest.mark.parametrize("setup, depth, count", [
+    ("newgame dvonn", 2, 2352),
+    ("newgame tzaar", 1, 42),
+    ("newgame tzaar", 2, 260556),
+    ("newgame tzaar\nreplay A5xA4", 2, 35848448),
+])
+def test_perft_through_the_protocol_counts_alike_with_core_and_python(engine, setup, depth, count):
+    # protocol.md 6.4's numbers; the core's count goes through the interruptible perft.
+    for line in setup.split("\n"):
+        engine.ok(line)
+    assert engine.ok(f"perft {depth}") == str(count)
+    if count < 1_000_000:
+        assert engine.ok(f"perft {depth} python") == str(count)
