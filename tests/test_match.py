@@ -71,9 +71,9 @@ def test_sprt_llr_known_values():
 
 
 def test_dvonn_openings_are_reproducible_legal_prefixes():
-    openings = match.dvonn_openings(5, 8, seed=3)
-    assert openings == match.dvonn_openings(5, 8, seed=3)
-    assert openings != match.dvonn_openings(5, 8, seed=4)
+    openings = match.random_prefixes(DvonnGame, 5, 8, seed=3)
+    assert openings == match.random_prefixes(DvonnGame, 5, 8, seed=3)
+    assert openings != match.random_prefixes(DvonnGame, 5, 8, seed=4)
     assert len({tuple(o) for o in openings}) == 5
     for opening in openings:
         game = DvonnGame()
@@ -98,7 +98,7 @@ def test_tiny_match_with_random_players(tmp_path):
     assert "dvonn, 2 games:" in result.stdout and "SPRT:" in result.stdout
     lines = records.read_text().strip().split("\n")
     assert [line.split()[:2] for line in lines] == [["1", "A=w"], ["2", "A=b"]]
-    opening = match.dvonn_openings(1, 4, 1)[0]
+    opening = match.random_prefixes(DvonnGame, 1, 4, 1)[0]
     assert all(f"| opening {' '.join(opening)} |" in line for line in lines)
 
 

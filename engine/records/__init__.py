@@ -28,7 +28,7 @@ from .base import (GAME_FIELDS, LITTLEGOLEM_SGF_SOURCE, LITTLEGOLEM_SITE, SIDES,
                    SOURCE_BOARDSPACE, SOURCE_LITTLEGOLEM_DVONN, SOURCE_LITTLEGOLEM_TZAAR,
                    GameRecord, RecordError, decode_text)
 from .boardspace import read_boardspace_dvonn, write_boardspace_dvonn
-from .dvonn_notation import (DVONN_POINTS, codecup_to_move, dvonn_canonical,
+from .dvonn_notation import (CODECUP_GAME, DVONN_POINTS, codecup_to_move, dvonn_canonical,
                              dvonn_from_boardspace, dvonn_from_littlegolem, dvonn_mover,
                              dvonn_point, dvonn_to_boardspace, dvonn_to_littlegolem,
                              move_to_codecup)
@@ -54,6 +54,7 @@ __all__ = [
     "RecordError",
     "decode_text",
     "read_boardspace_dvonn",
+    "CODECUP_GAME",
     "DVONN_POINTS",
     "codecup_to_move",
     "dvonn_canonical",
