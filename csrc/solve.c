@@ -6,12 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-static int64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
+#include "clock_ns.h"
 
 int solve_tt_init(SolveTT *tt, int log2_slots)
 {

@@ -117,7 +117,7 @@ int CAT(solve_, GP)(const POS *root, const SolveParams *prm, SolveTT *tt, SolveR
     if (!sv) return -1;
     sv->tt = tt;
     sv->prm = prm;
-    sv->deadline_ns = prm->time_ms > 0 ? start + prm->time_ms * 1000000LL : 0;
+    sv->deadline_ns = prm->time_ms > 0 ? sat_add_ns(start, ms_to_ns(prm->time_ms)) : 0;
     uint32_t best = MOVE_NONE;
     /* Win, draw or loss first (a null window around 0), then the exact margin. */
     int v = S(solve_node)(sv, root, -1, 1, &best);

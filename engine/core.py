@@ -299,11 +299,7 @@ def search(game: str, cells: Sequence[str], side: int, phase: int, *,
     the core fails: a position it cannot take, no memory for the table, a callback
     that raised (a KeyboardInterrupt in it stops the search and is raised as is).
     """
-    _require(game)
-    try:
-        h, t, e = _arrays(game, cells)
-    except ValueError as e:
-        raise CoreError(f"bad position: {e}") from None
+    h, t, e = _position(game, cells)
     prm = _ffi.new("SearchParams *")
     prm.time_ms = min(int(time_ms), 1 << 62) if time_ms else 0  # the C side saturates
     prm.multipv = max(1, min(MAX_MULTIPV, int(multipv)))
@@ -383,17 +379,23 @@ class Solution:
         return mag if self.value > 0 else -mag
 
 
+def _position(game: str, cells: Sequence[str]):
+    """The core's arrays of a position about to be searched or solved; CoreError if it cannot
+    take it."""
+    _require(game)
+    try:
+        return _arrays(game, cells)
+    except ValueError as e:
+        raise CoreError(f"bad position: {e}") from None
+
+
 def solve(game: str, cells: Sequence[str], side: int, phase: int, *,
           time_ms: Optional[float] = None, nodes: Optional[int] = None,
           stop: Optional[StopFlag] = None) -> Solution:
     """Exact endgame solve within the budget (see csrc/solve.h); CoreError on failure."""
-    _require(game)
-    try:
-        h, t, e = _arrays(game, cells)
-    except ValueError as e:
-        raise CoreError(f"bad position: {e}") from None
+    h, t, e = _position(game, cells)
     prm = _ffi.new("SolveParams *")
-    prm.time_ms = int(time_ms) if time_ms else 0
+    prm.time_ms = min(int(time_ms), 1 << 62) if time_ms else 0  # the C side saturates
     prm.nodes = int(nodes) if nodes else 0
     prm.stop = stop._cell if stop is not None and stop._cell is not None else _ffi.NULL
     res = _ffi.new("SolveResult *")

@@ -131,6 +131,16 @@ def test_the_score_carries_the_margin():
     assert core.Solution(True, 0, [], [], 10, 1.0).score == 0
 
 
+def test_a_huge_time_budget_saturates_instead_of_overflowing():
+    # the protocol accepts up to 15-digit millisecond counts; ms -> ns must not wrap into the past
+    text = endgame_positions(DvonnGame, 1, 5)[0]
+    game = DvonnGame.from_position(text)
+    core.clear_hash()
+    solution = core.solve(game.name, game.cells, game.side, game.core_phase,
+                          time_ms=10_000_000_000_000)  # x 10^6 ns wraps negative in int64
+    assert solution.solved
+
+
 def test_a_budget_too_small_gives_unknown():
     text = endgame_positions(DvonnGame, 1, 25)[0]
     game = DvonnGame.from_position(text)
