@@ -262,31 +262,40 @@ void core_clear_hash(void)
 
 /* ---------------------------------------------------------------- named evaluation weights */
 
+/* A game's weights: its evaluation's, then its search parameters (csrc/search.h). */
 typedef struct { int *values; const WeightInfo *info; int n; } WeightTable;
 
-static int weight_table(int game, WeightTable *t)
+static int weight_table(int game, int *i, WeightTable *t)
 {
+    int neval;
     if (game == CORE_GAME_DVONN) {
-        *t = (WeightTable){dv_weights.v, DV_WEIGHT_INFO, DV_NWEIGHTS};
-        return 0;
+        *t = (WeightTable){dv_weights.v, DV_WEIGHT_INFO, neval = DV_NWEIGHTS};
+        if (*i >= neval) *t = (WeightTable){dv_search_tuning.v, SEARCH_TUNING_INFO, SEARCH_NTUNING};
+    } else if (game == CORE_GAME_TZAAR) {
+        *t = (WeightTable){tz_weights.v, TZ_WEIGHT_INFO, neval = TZ_NWEIGHTS};
+        if (*i >= neval) *t = (WeightTable){tz_search_tuning.v, SEARCH_TUNING_INFO, SEARCH_NTUNING};
+    } else {
+        return -1;
     }
-    if (game == CORE_GAME_TZAAR) {
-        *t = (WeightTable){tz_weights.v, TZ_WEIGHT_INFO, TZ_NWEIGHTS};
-        return 0;
-    }
-    return -1;
+    if (*i >= neval) *i -= neval;
+    return 0;
+}
+
+int core_eval_weight_count(int game)
+{
+    return game == CORE_GAME_DVONN ? DV_NWEIGHTS : game == CORE_GAME_TZAAR ? TZ_NWEIGHTS : -1;
 }
 
 int core_weight_count(int game)
 {
-    WeightTable t;
-    return weight_table(game, &t) ? -1 : t.n;
+    int n = core_eval_weight_count(game);
+    return n < 0 ? -1 : n + SEARCH_NTUNING;
 }
 
 int core_weight_info(int game, int i, const char **name, const char **help, int *value, int *deflt)
 {
     WeightTable t;
-    if (weight_table(game, &t) || i < 0 || i >= t.n) return -1;
+    if (i < 0 || weight_table(game, &i, &t) || i >= t.n) return -1;
     *name = t.info[i].name;
     *help = t.info[i].help;
     *deflt = t.info[i].deflt;
@@ -299,7 +308,7 @@ int core_weight_info(int game, int i, const char **name, const char **help, int 
 int core_weight_set(int game, int i, int value)
 {
     WeightTable t;
-    if (weight_table(game, &t) || i < 0 || i >= t.n) return -1;
+    if (i < 0 || weight_table(game, &i, &t) || i >= t.n) return -1;
     if (value < -CORE_WEIGHT_MAX || value > CORE_WEIGHT_MAX) return -1;
     pthread_mutex_lock(&g_lock);
     if (t.values[i] != value) {

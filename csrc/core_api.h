@@ -44,14 +44,16 @@ int  core_set_hash(int hash_mb);
 int  core_prepare(int hash_mb);
 void core_clear_hash(void);
 
-/* Named evaluation weights (csrc/dvonn_eval.h, csrc/tzaar_eval.h), changed between
- * searches: core_weight_set waits for a running search and clears the TT. */
+/* Named weights, changed between searches: the evaluation's (csrc/dvonn_eval.h,
+ * csrc/tzaar_eval.h; indexes below core_eval_weight_count), then the search parameters
+ * (csrc/search.h).  core_weight_set waits for a running search and clears the TT. */
 #define CORE_WEIGHT_MAX 1000000
+int  core_eval_weight_count(int game);
 int  core_weight_count(int game);
 int  core_weight_info(int game, int i, const char **name, const char **help, int *value, int *deflt);
 int  core_weight_set(int game, int i, int value);
 /* Static evaluation (*out, side to act's view) and terms[2*i + c] = weight i's share
- * for colour c (0 White, 1 Black); terms needs room for 2 * core_weight_count(game). */
+ * for colour c (0 White, 1 Black); terms needs room for 2 * core_eval_weight_count(game). */
 int  core_eval_terms(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                      int side, int phase, double *terms, int *out);
 

@@ -316,3 +316,8 @@ int dv_move_order(const DvPos *p, uint32_t move)
     if (p->red & tb) v += 200;
     return v;
 }
+
+int dv_phase_change(const DvPos *parent, const DvPos *child)
+{
+    return parent->phase == 0 && child->phase == 1;
+}

@@ -21,5 +21,27 @@ static inline int score_from_tt(int v, int ply)
     return v >= SCORE_PROVEN_MIN ? v - ply : v <= -SCORE_PROVEN_MIN ? v + ply : v;
 }
 
+SearchTuningSet dv_search_tuning = {{SEARCH_TUNING(WEIGHT_DEFAULT)}};
+SearchTuningSet tz_search_tuning = {{SEARCH_TUNING(WEIGHT_DEFAULT)}};
+const WeightInfo SEARCH_TUNING_INFO[SEARCH_NTUNING] = {SEARCH_TUNING(WEIGHT_INFO)};
+
+static inline int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* 100 x ln(i) for late-move reductions; ln by halving into [1, 2) and the atanh series
+ * (no libm needed). */
+static int LN100[256];
+static __attribute__((constructor)) void ln_table_init(void)
+{
+    for (int i = 1; i < 256; i++) {
+        double m = i, ln = 0.0, t, t2, term, sum = 0.0;
+        while (m >= 2.0) { m /= 2.0; ln += 0.6931471805599453; }
+        t = (m - 1.0) / (m + 1.0);
+        t2 = t * t;
+        term = t;
+        for (int k = 1; k < 40; k += 2) { sum += term / k; term *= t2; }
+        LN100[i] = (int)(100.0 * (ln + 2.0 * sum) + 0.5);
+    }
+}
+
 #define PER_GAME_IMPL "search_impl.h"
 #include "per_game.h"

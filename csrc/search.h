@@ -3,7 +3,30 @@
 #define GIPF_SEARCH_H
 
 #include "common.h"
+#include "eval_weights.h"
 #include "tt.h"
+
+/* Search parameters, named like the evaluation weights (one set per game, listed by `weights`
+ * as <game>.search_*, changed between searches).  Defaults are the SPRT-confirmed settings;
+ * an idea not confirmed stays at the value that switches it off.  Values outside the range
+ * named in the help are clamped where they are read.  Reductions are in 1/100 ply. */
+#define SEARCH_TUNING(X) \
+    X(search_lmr_min_depth, 3, "reduce late quiet moves from this remaining depth (1..20)") \
+    X(search_lmr_min_move, 3, "... from this move index on (1..100)") \
+    X(search_lmr_base, 100, "reduction, flat part, 1/100 ply (0..400)") \
+    X(search_lmr_log, 0, "reduction, 1/100 ply per ln(depth) x ln(move index) (0..400)") \
+    X(search_lmr_pv, 0, "reduction, 1/100 ply less at PV nodes (0..400)") \
+    X(search_lmr_history, 0, "reduction, 1/100 ply less for a move with full history (0..400)") \
+    X(search_aspiration, 0, "root aspiration window half-width from depth 4 (0 = off; 1..100000)") \
+    X(search_lmp, 0, "late-move pruning at depth <= 2 outside the PV: quiet moves after this many x depth (0 = off)") \
+    X(search_countermove, 0, "ordering bonus of the reply that refuted the previous move (0 = off; 0..499)") \
+    X(search_phase_extension, 0, "plies added to a line crossing into a new phase (DVONN stacking; 0..2)")
+
+#define SEARCH_TUNING_INDEX(name, deflt, help) ST_##name,
+DECLARE_WEIGHTS(SEARCH_TUNING, SEARCH_TUNING_INDEX, SEARCH_NTUNING, SearchTuning, SearchTuningSet)
+
+extern SearchTuningSet dv_search_tuning, tz_search_tuning;
+extern const WeightInfo SEARCH_TUNING_INFO[SEARCH_NTUNING];
 
 #define MAX_PLY 200
 #define SCORE_INF 2000000000

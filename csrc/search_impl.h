@@ -24,7 +24,10 @@ typedef struct {
     int nroot;
     uint32_t root[MAXMOVES];
     uint32_t killers[MAX_PLY][2];
+    uint32_t played[MAX_PLY + 1];      /* played[ply]: the move that led to this ply's node */
+    uint32_t counter[2][1 << 14];      /* side, previous move -> the reply that refuted it */
     int32_t hist[2][1 << 14];
+    int prev_score, have_prev;         /* last completed iteration (aspiration windows) */
     int pvlen[MAX_PLY + 1];
     uint32_t pv[MAX_PLY + 1][MAX_PLY + 1];
     int nlines;
@@ -35,6 +38,7 @@ typedef struct {
 struct S(Shared) {
     TT *tt;
     const SearchParams *prm;
+    SearchTuning tu;      /* this search's parameters, clamped to their ranges */
     SearchResult *res;
     int64_t start_ns, deadline_ns;
     int64_t next_report_ns;  /* atomic; when prm->report_ms > 0 */
@@ -141,7 +145,10 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
         *proven = 1;
         return search_terminal_score(sw, side, ply);
     }
+    const SearchTuning *tu = &t->sh->tu;
     uint32_t k0 = t->killers[ply][0], k1 = t->killers[ply][1];
+    uint32_t *counter = &t->counter[side][t->played[ply] & 0x3FFF];
+    uint32_t cm = tu->search_countermove ? *counter : MOVE_NONE;
     for (int i = 0; i < n; i++) {
         uint32_t m = moves[i];
         if (m == ttmove) { sc[i] = 1 << 30; continue; }
@@ -150,6 +157,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
         sc[i] = hint * 4096 + (hs > 4095 ? 4095 : hs);
         if (m == k0) sc[i] += 500 * 4096;
         else if (m == k1) sc[i] += 400 * 4096;
+        else if (m == cm) sc[i] += tu->search_countermove * 4096;
     }
 
     /* A forced reply costs no depth (passes, single captures). */
@@ -159,21 +167,40 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
     for (int i = 0; i < n; i++) {
         uint32_t m = pick_next(moves, sc, i, n);
         int32_t ms = sc[i];
+        int quiet = ms < 200 * 4096;  /* ordering hints of 200 and more are never reduced */
+        /* Late-move pruning: near the horizon, outside the PV, the last quiet moves (sorted
+         * below every move tried so far) are dropped. */
+        if (tu->search_lmp && !pvnode && depth <= 2 && quiet && i >= tu->search_lmp * depth &&
+            best > -SCORE_PROVEN_MIN) {
+            allproven = 0;
+            break;
+        }
 
         POS c = *p;
         G(play)(&c, m);
         int same = G(side)(&c) == side;
+        int cd = newdepth;
+        if (tu->search_phase_extension && G(phase_change)(p, &c)) cd += tu->search_phase_extension;
+        t->played[ply + 1] = m;
         int cp = 0, v;
         if (i == 0) {
-            v = S(child)(t, &c, same, alpha, beta, newdepth, ply + 1, &cp);
+            v = S(child)(t, &c, same, alpha, beta, cd, ply + 1, &cp);
         } else {
-            /* Late, quiet moves are searched one ply shallower first. */
-            int r = depth >= 3 && i >= 3 && ms < 200 * 4096 ? 1 : 0;
-            v = S(child)(t, &c, same, alpha, alpha + 1, newdepth - r, ply + 1, &cp);
+            /* Late, quiet moves are searched shallower first. */
+            int r = 0;
+            if (depth >= tu->search_lmr_min_depth && i >= tu->search_lmr_min_move && quiet) {
+                int r100 = tu->search_lmr_base +
+                           tu->search_lmr_log * LN100[depth < 255 ? depth : 255] * LN100[i < 254 ? i + 1 : 255] / 10000;
+                if (pvnode) r100 -= tu->search_lmr_pv;
+                r100 -= tu->search_lmr_history * (ms & 4095) / 4095;
+                r = r100 < 0 ? 0 : r100 / 100;
+                if (r > cd - 1) r = cd - 1 > 0 ? cd - 1 : 0;
+            }
+            v = S(child)(t, &c, same, alpha, alpha + 1, cd - r, ply + 1, &cp);
             if (r && v > alpha && !t->stopped)
-                v = S(child)(t, &c, same, alpha, alpha + 1, newdepth, ply + 1, &cp);
+                v = S(child)(t, &c, same, alpha, alpha + 1, cd, ply + 1, &cp);
             if (pvnode && v > alpha && v < beta && !t->stopped)
-                v = S(child)(t, &c, same, alpha, beta, newdepth, ply + 1, &cp);
+                v = S(child)(t, &c, same, alpha, beta, cd, ply + 1, &cp);
         }
         if (t->stopped) return 0;
         if (!cp) allproven = 0;
@@ -190,6 +217,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
                         t->killers[ply][1] = t->killers[ply][0];
                         t->killers[ply][0] = m;
                     }
+                    *counter = m;
                     int32_t *hh = &t->hist[side][m & 0x3FFF];
                     *hh += depth * depth;
                     if (*hh > 65535) *hh = 65535;
@@ -230,9 +258,12 @@ static void S(add_line)(S(Thread) *t, int want, uint32_t m, int v, int proven)
 
 /* One root iteration.  With multi-PV N, a move is searched with a full window until N
  * candidates are known, then against the N-th best score: whatever beats it is re-searched
- * with beta = infinity, so every kept candidate has an exact score.  Returns the best score;
- * *completed = root moves fully searched (the iteration was cut short iff t->stopped). */
-static int S(root_search)(S(Thread) *t, int depth, int *proven, uint32_t *bestmove, int *completed)
+ * with beta = rb, so every kept candidate has an exact score.  Returns the best score;
+ * *completed = root moves fully searched (the iteration was cut short iff t->stopped).
+ * An aspiration window (ra, rb) (multi-PV 1 only): a result <= ra or >= rb is a bound, and
+ * the iteration ends at the first move that reaches rb. */
+static int S(root_search)(S(Thread) *t, int depth, int ra, int rb, int *proven, uint32_t *bestmove,
+                          int *completed)
 {
     const POS *p = &t->rootpos;
     int side = G(side)(p);
@@ -249,12 +280,13 @@ static int S(root_search)(S(Thread) *t, int depth, int *proven, uint32_t *bestmo
         int same = G(side)(&c) == side;
         int cp = 0, v;
         t->pvlen[1] = 0;
+        t->played[1] = m;
         if (t->nlines < want) {
-            v = S(child)(t, &c, same, -SCORE_INF, SCORE_INF, depth - 1, 1, &cp);
+            v = S(child)(t, &c, same, ra, rb, depth - 1, 1, &cp);
         } else {
             int alpha = t->lines[want - 1].score;
             v = S(child)(t, &c, same, alpha, alpha + 1, depth - 1, 1, &cp);
-            if (v > alpha && !t->stopped) v = S(child)(t, &c, same, alpha, SCORE_INF, depth - 1, 1, &cp);
+            if (v > alpha && !t->stopped) v = S(child)(t, &c, same, alpha, rb, depth - 1, 1, &cp);
             if (v <= alpha) {  /* a bound only: not a candidate */
                 if (t->stopped) break;
                 ++*completed;
@@ -266,6 +298,7 @@ static int S(root_search)(S(Thread) *t, int depth, int *proven, uint32_t *bestmo
         ++*completed;
         if (!cp) allproven = 0;
         S(add_line)(t, want, m, v, cp);
+        if (v >= rb) break;  /* fail high: the caller widens the window */
     }
     if (t->nlines == 0) return -SCORE_INF;
     /* The candidates first, best first, next time; the rest keep their order. */
@@ -366,7 +399,22 @@ static void S(iterate)(S(Thread) *t)
             for (int i = 0; i < (1 << 14); i++) t->hist[s][i] >>= 1;
         int proven = 0, completed = 0;
         uint32_t bm;
-        int v = S(root_search)(t, d, &proven, &bm, &completed);
+        /* Aspiration: a window around the last score, widened (doubling) on the side it fails. */
+        int w = sh->tu.search_aspiration, ra = -SCORE_INF, rb = SCORE_INF;
+        if (w && d >= 4 && sh->multipv == 1 && t->have_prev && t->prev_score > -SCORE_EVAL_MAX &&
+            t->prev_score < SCORE_EVAL_MAX) {
+            ra = t->prev_score - w;
+            rb = t->prev_score + w;
+        }
+        int v;
+        for (;;) {
+            v = S(root_search)(t, d, ra, rb, &proven, &bm, &completed);
+            if (t->stopped) break;
+            if (v <= ra) ra = v - w > -SCORE_EVAL_MAX ? v - w : -SCORE_INF;
+            else if (v >= rb) rb = v + w < SCORE_EVAL_MAX ? v + w : SCORE_INF;
+            else break;
+            if (w < SCORE_EVAL_MAX) w *= 2;
+        }
         if (t->stopped) {
             /* Keep a move that already beat the previous best at the new depth. */
             pthread_mutex_lock(&sh->lock);
@@ -383,6 +431,8 @@ static void S(iterate)(S(Thread) *t)
             pthread_mutex_unlock(&sh->lock);
             break;
         }
+        t->prev_score = v;
+        t->have_prev = 1;
         S(publish)(t, d, v, bm, proven);
         /* Lazy SMP: skip depths other threads already finished; helpers stay one ahead. */
         int done = __atomic_load_n(&sh->done_depth, __ATOMIC_RELAXED);
@@ -430,6 +480,20 @@ int CAT(search_, GP)(const POS *root, const SearchParams *prm, TT *tt, SearchRes
     sh.next_report_ns = prm->report_ms > 0 ? sat_add_ns(sh.start_ns, ms_to_ns(prm->report_ms)) : 0;
     sh.max_depth = prm->depth > 0 && prm->depth < MAX_PLY - 8 ? prm->depth : MAX_PLY - 8;
     sh.multipv = prm->multipv < 1 ? 1 : prm->multipv > MAX_MULTIPV ? MAX_MULTIPV : prm->multipv;
+    {
+        SearchTuning *tu = &sh.tu;
+        *tu = CAT(GP, _search_tuning).w;
+        tu->search_lmr_min_depth = clampi(tu->search_lmr_min_depth, 1, 20);
+        tu->search_lmr_min_move = clampi(tu->search_lmr_min_move, 1, 100);
+        tu->search_lmr_base = clampi(tu->search_lmr_base, 0, 400);
+        tu->search_lmr_log = clampi(tu->search_lmr_log, 0, 400);
+        tu->search_lmr_pv = clampi(tu->search_lmr_pv, 0, 400);
+        tu->search_lmr_history = clampi(tu->search_lmr_history, 0, 400);
+        tu->search_aspiration = clampi(tu->search_aspiration, 0, 100000);
+        tu->search_lmp = clampi(tu->search_lmp, 0, 100);
+        tu->search_countermove = clampi(tu->search_countermove, 0, 499);
+        tu->search_phase_extension = clampi(tu->search_phase_extension, 0, 2);
+    }
     pthread_mutex_init(&sh.lock, NULL);
 
     uint32_t moves[MAXMOVES];

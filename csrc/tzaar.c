@@ -535,3 +535,10 @@ int tz_move_order(const TzPos *p, uint32_t m)
     int v = 100 + 20 * (ht + p->h[f] > 8 ? 8 : ht + p->h[f]) - 10 * (16 - cl15(n)) / 2;
     return v < 10 ? 10 : v > 400 ? 400 : v;
 }
+
+int tz_phase_change(const TzPos *parent, const TzPos *child)
+{
+    (void)parent;
+    (void)child;
+    return 0;
+}

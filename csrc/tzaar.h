@@ -52,6 +52,8 @@ int      tz_over(const TzPos *p, int *score_white);
 int      tz_eval(const TzPos *p);
 uint64_t tz_hash(const TzPos *p);
 int      tz_move_order(const TzPos *p, uint32_t move);
+/* The move from parent to child starts a new phase (the search may extend it). */
+int      tz_phase_change(const TzPos *parent, const TzPos *child);
 uint64_t tz_perft(const TzPos *p, int depth);
 
 /* Extras (not part of the contract, used by tests / tools). */

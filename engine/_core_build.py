@@ -78,6 +78,7 @@ int core_set_hash(int hash_mb);
 int core_prepare(int hash_mb);
 void core_clear_hash(void);
 #define CORE_WEIGHT_MAX 1000000
+int core_eval_weight_count(int game);
 int core_weight_count(int game);
 int core_weight_info(int game, int i, const char **name, const char **help, int *value, int *deflt);
 int core_weight_set(int game, int i, int value);

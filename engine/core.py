@@ -219,7 +219,8 @@ WEIGHT_MAX = 1_000_000  # CORE_WEIGHT_MAX in csrc/core_api.h
 
 
 def weights(game: str) -> list[Weight]:
-    """The game's named evaluation weights (csrc/<game>_eval.h), current and default values."""
+    """The game's named weights, current and default values: the evaluation's (csrc/<game>_eval.h),
+    then the search parameters (search_*, csrc/search.h)."""
     _require(game)
     out = []
     name, text = _ffi.new("const char **"), _ffi.new("const char **")
@@ -247,7 +248,7 @@ def eval_terms(game: str, cells: Sequence[str], side: int,
     """Static evaluation (side to act's view) and each weight's share: (name, White, Black)."""
     _require(game)
     h, t, e = _arrays(game, cells)
-    n = _lib.core_weight_count(_game_id(game))
+    n = _lib.core_eval_weight_count(_game_id(game))  # the search parameters have no terms
     terms = _ffi.new("double[]", 2 * n)
     out = _ffi.new("int *")
     if _lib.core_eval_terms(_game_id(game), h, t, e, side, phase, terms, out) < 0:
