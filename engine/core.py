@@ -232,6 +232,11 @@ def weights(game: str) -> list[Weight]:
     return out
 
 
+def eval_weights(game: str) -> list[Weight]:
+    """The evaluation's weights only (those eval_terms measures), in the same order."""
+    return weights(game)[:_lib.core_eval_weight_count(_game_id(game))]
+
+
 def set_weight(game: str, name: str, value: int) -> None:
     """Change one weight (process-wide, until changed again); KeyError / ValueError when bad.
     Clears the transposition table, whose scores were made with the old weights."""
@@ -253,7 +258,7 @@ def eval_terms(game: str, cells: Sequence[str], side: int,
     out = _ffi.new("int *")
     if _lib.core_eval_terms(_game_id(game), h, t, e, side, phase, terms, out) < 0:
         raise ValueError("bad position arguments")
-    names = [w.name for w in weights(game)]
+    names = [w.name for w in eval_weights(game)]
     return int(out[0]), [(names[i], terms[2 * i], terms[2 * i + 1]) for i in range(n)]
 
 

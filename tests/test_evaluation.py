@@ -54,7 +54,7 @@ def test_eval_prints_every_weight_for_both_colours_and_the_value(engine):
     engine.ok(f"setposition {stacking_position()}")
     text = engine.ok("eval")
     rows = eval_rows(text)
-    assert list(rows)[:-1] == [w.name for w in core.weights("dvonn")]
+    assert list(rows)[:-1] == [w.name for w in core.eval_weights("dvonn")]
     assert rows["field"][0] > 0 and rows["field"][1] > 0
     assert rows["place_edge"] == [0, 0, 0]  # placement terms are silent while stacking
     value = int(text.splitlines()[-1].split()[1])

@@ -1,0 +1,124 @@
+"""The search parameters (csrc/search.h): named weights `<game>.search_*`, each with an effect."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import core
+from engine.dvonn import DvonnGame
+from engine.tzaar import TzaarGame
+
+pytestmark = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")
+
+
+def play_randomly(game, seed: int, until) -> object:
+    rng = random.Random(seed)
+    while not until(game):
+        game.push(rng.choice(game.legal_moves()))
+    return game
+
+
+def tzaar_after(turns: int, seed: int):
+    game, rng = TzaarGame(), random.Random(seed)
+    for _ in range(turns):
+        game.push(rng.choice(game.legal_moves()))
+    return game
+
+
+def is_legal(game, res) -> bool:
+    if game.name == "dvonn":
+        return len(res.moves) == 1 and tuple(res.moves[0]) in {tuple(m) for m in game.legal_moves()}
+    return tuple(res.moves) in {tuple(tuple(a) for a in turn) for turn in game.legal_moves()}
+
+
+def dvonn_at(placed: int, stack_moves: int = 0, seed: int = 3):
+    game = play_randomly(DvonnGame(), seed, lambda g: g.placed >= placed)
+    rng = random.Random(seed + 1)
+    for _ in range(stack_moves):
+        game.push(rng.choice(game.legal_moves()))
+    return game
+
+
+def search(game, **limits):
+    core.clear_hash()
+    return core.search(game.name, list(game.cells), game.side, game.core_phase, hash_mb=4, seed=1,
+                       **limits)
+
+
+@pytest.fixture
+def setting():
+    """Set search parameters for one test; the defaults come back afterwards."""
+    changed = []
+
+    def set_(game: str, name: str, value: int) -> None:
+        changed.append((game, name))
+        core.set_weight(game, name, value)
+    yield set_
+    for game, name in changed:
+        core.set_weight(game, name, next(w.default for w in core.weights(game) if w.name == name))
+
+
+def test_search_parameters_follow_the_evaluation_weights_and_have_no_eval_terms():
+    for game in ("dvonn", "tzaar"):
+        names = [w.name for w in core.weights(game)]
+        evaluation = [w.name for w in core.eval_weights(game)]
+        assert names[:len(evaluation)] == evaluation
+        assert all(n.startswith("search_") for n in names[len(evaluation):])
+        assert "search_lmr_log" in names and "search_aspiration" in names
+        assert not any(n.startswith("search_") for n in evaluation)
+    g = dvonn_at(49, 4)
+    _, terms = core.eval_terms("dvonn", list(g.cells), g.side, g.core_phase)
+    assert [t[0] for t in terms] == [w.name for w in core.eval_weights("dvonn")]
+
+
+@pytest.mark.parametrize("name, value, fewer", [
+    ("search_lmr_log", 100, True),           # deeper reductions of late moves
+    ("search_lmr_base", 0, False),           # no flat reduction: more nodes
+    ("search_lmp", 1, True),                 # late quiet moves pruned near the horizon
+])
+def test_each_reduction_parameter_changes_the_tree_and_its_default_restores_it(setting, name, value, fewer):
+    g = dvonn_at(49, 6)
+    before = search(g, depth=6).nodes
+    setting("dvonn", name, value)
+    changed = search(g, depth=6).nodes
+    assert (changed < before) if fewer else (changed > before)
+    core.set_weight("dvonn", name, next(w.default for w in core.weights("dvonn") if w.name == name))
+    assert search(g, depth=6).nodes == before
+
+
+def test_the_phase_extension_searches_past_the_last_placement(setting):
+    g = dvonn_at(44)
+    plain = search(g, depth=5)
+    setting("dvonn", "search_phase_extension", 1)
+    extended = search(g, depth=5)
+    assert extended.nodes > plain.nodes and extended.seldepth > plain.seldepth
+
+
+def test_tzaar_has_no_phase_change_to_extend(setting):
+    g = tzaar_after(9, 5)
+    plain = search(g, depth=4).nodes
+    setting("tzaar", "search_phase_extension", 2)
+    assert search(g, depth=4).nodes == plain
+
+
+@pytest.mark.parametrize("make", [lambda: dvonn_at(49, 8), lambda: tzaar_after(12, 7)])
+def test_an_aspiration_window_keeps_the_fixed_depth_result_legal_and_close(setting, make):
+    g = make()
+    full = search(g, depth=5)
+    setting(g.name, "search_aspiration", 1)  # the narrowest window fails and widens every time
+    narrow = search(g, depth=5)
+    assert narrow.depth == 5 and is_legal(g, narrow)
+    # the same tree up to move order: a different best move needs the same score
+    assert narrow.moves == full.moves or narrow.score == full.score
+
+
+@pytest.mark.parametrize("game", ["dvonn", "tzaar"])
+def test_values_out_of_range_are_clamped_not_obeyed(setting, game):
+    make = (lambda: dvonn_at(49, 10)) if game == "dvonn" else (lambda: tzaar_after(10, 11))
+    g = make()
+    for w in core.weights(game):
+        if w.name.startswith("search_"):
+            setting(game, w.name, core.WEIGHT_MAX if "aspiration" not in w.name else 1)
+    res = search(g, depth=5)
+    assert res.depth == 5 and is_legal(g, res)
