@@ -68,7 +68,7 @@ def test_selfplay_then_tune_writes_a_weights_file_the_engine_loads(tmp_path):
     assert text.startswith("# scripts/tune: ") and "dvonn.field " in text
     engine = subprocess.run([sys.executable, "-m", "engine"], input=f"weights load {weights}\nquit\n",
                             capture_output=True, text=True, cwd=REPO, timeout=60)
-    assert engine.stdout.startswith(f"= {len(core.weights('dvonn'))}\n")
+    assert engine.stdout.startswith(f"= {len(core.eval_weights('dvonn'))}\n")
 
 
 def test_tune_refuses_a_bad_data_line_in_one_line(tmp_path):
