@@ -41,6 +41,9 @@ struct S(Shared) {
     int max_depth;
     int multipv;
     int done_depth;       /* deepest completed iteration (written under lock) */
+    uint32_t last_best;   /* time use (under lock): the previous iteration's move and score, */
+    int last_score;       /* and how often the best move changed lately (halved per iteration) */
+    double best_changes;
     pthread_mutex_t lock;
     int stop;             /* atomic */
     uint64_t node_count;  /* atomic, all threads, updated every 1024 nodes */
@@ -318,6 +321,22 @@ static void S(extend_lines)(S(Thread) *t, SearchResult *res, int want)
     }
 }
 
+/* The time this search may use before it starts no new iteration, in ns: the soft time,
+ * stretched while the best move keeps changing (up to 2x) or the score falls (up to 1.5x),
+ * shrunk once the move has stood still for a while (0.7x).  Called once per published
+ * iteration, under the lock. */
+static double S(soft_ns)(S(Shared) *sh, int d, int v, uint32_t bm)
+{
+    if (d > 1) sh->best_changes = sh->best_changes / 2 + (bm != sh->last_best);
+    double fall = d > 1 && v < sh->last_score ? (double)(sh->last_score - v) / 100.0 : 0.0;
+    sh->last_best = bm;
+    sh->last_score = v;
+    double scale = (1.0 + (sh->best_changes > 1.0 ? 1.0 : sh->best_changes)) *
+                   (1.0 + (fall > 0.5 ? 0.5 : fall));
+    if (d > 4 && sh->best_changes < 0.1) scale *= 0.7;
+    return (double)sh->prm->soft_ms * 1e6 * scale;
+}
+
 /* Publish a completed iteration if it is the deepest so far (any thread). */
 static void S(publish)(S(Thread) *t, int d, int v, uint32_t bm, int proven)
 {
@@ -347,7 +366,9 @@ static void S(publish)(S(Thread) *t, int d, int v, uint32_t bm, int proven)
             /* The next iteration costs a multiple of this one: do not start what cannot finish.
              * In doubles: huge times must not overflow. */
             double used = (double)(now_ns() - sh->start_ns);
-            if (t->nroot == 1 || used * 20.0 > (double)prm->time_ms * 9e6) stop = 1;
+            double budget = prm->soft_ms > 0 && prm->soft_ms < prm->time_ms ?
+                            S(soft_ns)(sh, d, v, bm) : (double)prm->time_ms * 1e6;
+            if (t->nroot == 1 || used * 20.0 > budget * 9.0) stop = 1;
         }
         if (stop) __atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
     }

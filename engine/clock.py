@@ -9,6 +9,10 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 SAFETY_MS = 30  # pipe, process wake-up and rules check after the search stops
+# The hard limit: a move whose best move keeps changing may stretch its share up to this many
+# shares, but never past this fraction of what is left (the search's soft/hard time use).
+HARD_SHARES = 3.0
+HARD_FRACTION = 0.3
 
 
 @dataclass
@@ -50,6 +54,15 @@ class Clock:
             share = max(share, self.byo_yomi_ms / self.byo_yomi_stones * 0.8)
             return max(1.0, share - SAFETY_MS)
         return max(1.0, min(share, left * 0.5) - SAFETY_MS)
+
+    def hard_limit_ms(self, side: int, moves_to_go: int) -> float:
+        """The most this move may take when its search is unstable; at least budget_ms.
+        In a byo-yomi period the share is all a move may take."""
+        share = self.budget_ms(side, moves_to_go)
+        if self.stones_left[side] > 0:
+            return share
+        cap = self.remaining_ms[side] * HARD_FRACTION - SAFETY_MS
+        return max(share, min(share * HARD_SHARES, cap))
 
     def spend(self, side: int, ms: float) -> None:
         if self.main_ms is None:

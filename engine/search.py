@@ -20,7 +20,7 @@ from .options import Options
 from .player import choose_move, random_move
 from .rules import IllegalMove
 
-__all__ = ["Options", "Progress", "Thought", "Watch", "think", "time_limit_ms"]
+__all__ = ["Options", "Progress", "Thought", "Watch", "think", "time_limit_ms", "time_limits"]
 
 log = logging.getLogger("engine.search")
 DEFAULT_MOVETIME_MS = 1000
@@ -75,6 +75,7 @@ class Watch:
 
 
 def time_limit_ms(game, options: Options, clock: Clock) -> Optional[float]:
+    """The time this move should take (None: no time limit)."""
     limits = []
     if options.movetime:
         limits.append(float(options.movetime))
@@ -85,6 +86,19 @@ def time_limit_ms(game, options: Options, clock: Clock) -> Optional[float]:
     if options.depth or options.nodes:
         return None
     return float(DEFAULT_MOVETIME_MS)
+
+
+def time_limits(game, options: Options, clock: Clock) -> tuple[Optional[float], Optional[float]]:
+    """(soft, hard): the search starts no new iteration past the soft time unless its best
+    move is unstable (csrc/search_impl.h S(soft_ns)) and stops at the hard one.  Only the
+    clock's share is soft; movetime and the default time are hard."""
+    soft = time_limit_ms(game, options, clock)
+    if soft is None or not clock.active:
+        return soft, soft
+    hard = clock.hard_limit_ms(game.side, game.moves_to_go())
+    if options.movetime:
+        hard = min(hard, float(options.movetime))
+    return soft, max(soft, hard)
 
 
 def pv_text(game, raw_pv: list) -> list[str]:
@@ -146,17 +160,21 @@ def _solve(game, options: Options, limit_ms: Optional[float],
 def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
                 on_progress: Optional[Callable[[Progress], None]],
                 watch: Watch) -> Optional[Thought]:
+    soft_ms = None
     if watch.untimed:
         limit_ms = None
     elif limit_ms is None:
-        limit_ms = time_limit_ms(game, options, clock)
+        soft_ms, limit_ms = time_limits(game, options, clock)
     if options.solver == "on" and watch.multipv == 1 and game.endgame_small():
         started = time.monotonic()
-        solved = _solve(game, options, limit_ms, on_progress, watch)
+        solved = _solve(game, options, soft_ms or limit_ms, on_progress, watch)
         if solved is not None:
             return solved
+        spent = (time.monotonic() - started) * 1000
         if limit_ms:
-            limit_ms = max(1.0, limit_ms - (time.monotonic() - started) * 1000)
+            limit_ms = max(1.0, limit_ms - spent)
+        if soft_ms:
+            soft_ms = max(1.0, soft_ms - spent)
     def report(iteration: core.SearchResult) -> None:
         on_progress(progress(game, iteration))
 
@@ -166,7 +184,8 @@ def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
                              nodes=options.nodes or None, threads=options.threads,
                              hash_mb=options.hash, seed=options.seed,
                              on_iteration=report if on_progress is not None else None,
-                             stop=watch.stop, multipv=watch.multipv, report_ms=watch.report_ms)
+                             stop=watch.stop, multipv=watch.multipv, report_ms=watch.report_ms,
+                             soft_ms=soft_ms)
     except core.CoreError as e:
         log.error("the core failed (%s); playing the Python player's move", e)
         return None
