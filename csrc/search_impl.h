@@ -321,20 +321,23 @@ static void S(extend_lines)(S(Thread) *t, SearchResult *res, int want)
     }
 }
 
-/* The time this search may use before it starts no new iteration, in ns: the soft time,
- * stretched while the best move keeps changing (up to 2x) or the score falls (up to 1.5x),
- * shrunk once the move has stood still for a while (0.7x).  Called once per published
- * iteration, under the lock. */
-static double S(soft_ns)(S(Shared) *sh, int d, int v, uint32_t bm)
+/* When to start no new iteration, in ns from the start.  With prm->soft_ms: that time,
+ * stretched while the best move keeps changing (up to 1.9x) or the score falls (up to 1.4x),
+ * shrunk once the move has stood still for a while (0.8x); the deadline (time_ms) still
+ * cuts any iteration.  Without: 45 % of time_ms, as the next iteration costs a multiple of
+ * this one.  Called once per published iteration, under the lock. */
+static double S(last_start_ns)(S(Shared) *sh, int d, int v, uint32_t bm)
 {
+    const SearchParams *prm = sh->prm;
+    if (prm->soft_ms <= 0) return (double)prm->time_ms * 0.45e6;  /* doubles: no overflow */
     if (d > 1) sh->best_changes = sh->best_changes / 2 + (bm != sh->last_best);
-    double fall = d > 1 && v < sh->last_score ? (double)(sh->last_score - v) / 100.0 : 0.0;
+    double fall = d > 1 && v < sh->last_score ? (double)(sh->last_score - v) / 200.0 : 0.0;
     sh->last_best = bm;
     sh->last_score = v;
-    double scale = (1.0 + (sh->best_changes > 1.0 ? 1.0 : sh->best_changes)) *
-                   (1.0 + (fall > 0.5 ? 0.5 : fall));
-    if (d > 4 && sh->best_changes < 0.1) scale *= 0.7;
-    return (double)sh->prm->soft_ms * 1e6 * scale;
+    double scale = (1.0 + 0.6 * (sh->best_changes > 1.5 ? 1.5 : sh->best_changes)) *
+                   (1.0 + (fall > 0.4 ? 0.4 : fall));
+    if (d > 4 && sh->best_changes < 0.1) scale *= 0.8;
+    return (double)prm->soft_ms * 1e6 * scale;
 }
 
 /* Publish a completed iteration if it is the deepest so far (any thread). */
@@ -363,12 +366,8 @@ static void S(publish)(S(Thread) *t, int d, int v, uint32_t bm, int proven)
                              __ATOMIC_RELAXED);
         int stop = proven || d >= sh->max_depth;
         if (prm->time_ms > 0) {
-            /* The next iteration costs a multiple of this one: do not start what cannot finish.
-             * In doubles: huge times must not overflow. */
             double used = (double)(now_ns() - sh->start_ns);
-            double budget = prm->soft_ms > 0 && prm->soft_ms < prm->time_ms ?
-                            S(soft_ns)(sh, d, v, bm) : (double)prm->time_ms * 1e6;
-            if (t->nroot == 1 || used * 20.0 > budget * 9.0) stop = 1;
+            if (t->nroot == 1 || used > S(last_start_ns)(sh, d, v, bm)) stop = 1;
         }
         if (stop) __atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
     }

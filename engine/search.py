@@ -26,6 +26,7 @@ log = logging.getLogger("engine.search")
 DEFAULT_MOVETIME_MS = 1000
 SOLVER_SHARE = 0.3             # of the move's time, for the exact solver
 SOLVER_NODES = 1_000_000       # its budget when the search has no time limit (deterministic)
+SOFT_START = 0.45              # of a clock share: no new iteration after this (when settled)
 
 
 @dataclass
@@ -89,16 +90,21 @@ def time_limit_ms(game, options: Options, clock: Clock) -> Optional[float]:
 
 
 def time_limits(game, options: Options, clock: Clock) -> tuple[Optional[float], Optional[float]]:
-    """(soft, hard): the search starts no new iteration past the soft time unless its best
-    move is unstable (csrc/search_impl.h S(soft_ns)) and stops at the hard one.  Only the
-    clock's share is soft; movetime and the default time are hard."""
-    soft = time_limit_ms(game, options, clock)
-    if soft is None or not clock.active:
-        return soft, soft
+    """(last start, deadline) in ms: the search starts no new iteration after the first
+    (scaled by how settled its best move is, csrc/search_impl.h S(last_start_ns)) and stops
+    at the second.  A clock's move starts iterations until SOFT_START of its share and may
+    run to the clock's hard limit; a fixed time (movetime, the default) is used to the end.
+    (None, None): no time limit."""
+    limit = time_limit_ms(game, options, clock)
+    if limit is None:
+        return None, None
+    if not clock.active:
+        return limit, limit
+    share = clock.budget_ms(game.side, game.moves_to_go())
     hard = clock.hard_limit_ms(game.side, game.moves_to_go())
     if options.movetime:
         hard = min(hard, float(options.movetime))
-    return soft, max(soft, hard)
+    return min(SOFT_START * share, hard), max(limit, hard)
 
 
 def pv_text(game, raw_pv: list) -> list[str]:
@@ -160,21 +166,23 @@ def _solve(game, options: Options, limit_ms: Optional[float],
 def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
                 on_progress: Optional[Callable[[Progress], None]],
                 watch: Watch) -> Optional[Thought]:
-    soft_ms = None
+    last_start_ms = None  # None: the core's classic rule (45 % of limit_ms)
+    usual_ms = limit_ms   # the move's usual time, below a clock's hard limit
     if watch.untimed:
-        limit_ms = None
+        limit_ms = usual_ms = None
     elif limit_ms is None:
-        soft_ms, limit_ms = time_limits(game, options, clock)
+        usual_ms = time_limit_ms(game, options, clock)
+        last_start_ms, limit_ms = time_limits(game, options, clock)
     if options.solver == "on" and watch.multipv == 1 and game.endgame_small():
         started = time.monotonic()
-        solved = _solve(game, options, soft_ms or limit_ms, on_progress, watch)
+        solved = _solve(game, options, usual_ms, on_progress, watch)
         if solved is not None:
             return solved
         spent = (time.monotonic() - started) * 1000
         if limit_ms:
             limit_ms = max(1.0, limit_ms - spent)
-        if soft_ms:
-            soft_ms = max(1.0, soft_ms - spent)
+        if last_start_ms:
+            last_start_ms = max(1.0, last_start_ms - spent)
     def report(iteration: core.SearchResult) -> None:
         on_progress(progress(game, iteration))
 
@@ -185,7 +193,7 @@ def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
                              hash_mb=options.hash, seed=options.seed,
                              on_iteration=report if on_progress is not None else None,
                              stop=watch.stop, multipv=watch.multipv, report_ms=watch.report_ms,
-                             soft_ms=soft_ms)
+                             soft_ms=last_start_ms)
     except core.CoreError as e:
         log.error("the core failed (%s); playing the Python player's move", e)
         return None
