@@ -93,13 +93,12 @@ def time_limits(game, options: Options, clock: Clock) -> tuple[Optional[float], 
     """(last start, deadline) in ms: the search starts no new iteration after the first
     (scaled by how settled its best move is, csrc/search_impl.h S(last_start_ns)) and stops
     at the second.  A clock's move starts iterations until SOFT_START of its share and may
-    run to the clock's hard limit; a fixed time (movetime, the default) is used to the end.
-    (None, None): no time limit."""
+    run to the clock's hard limit.  A fixed time (movetime, the default) has no last start
+    (None: the core's own rule, 45 % of the deadline; using it to the end cost TZAAR Elo,
+    README's time experiments).  (None, None): no time limit."""
     limit = time_limit_ms(game, options, clock)
-    if limit is None:
-        return None, None
-    if not clock.active:
-        return limit, limit
+    if limit is None or not clock.active:
+        return None, limit
     share = clock.budget_ms(game.side, game.moves_to_go())
     hard = clock.hard_limit_ms(game.side, game.moves_to_go())
     if options.movetime:

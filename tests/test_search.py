@@ -5,7 +5,7 @@ import logging
 
 import pytest
 
-from engine import core, search
+from engine import clock as clock_module, core, search
 from engine.clock import Clock
 from engine.dvonn import DvonnGame
 from engine.search import Options, think
@@ -86,6 +86,48 @@ def test_time_left_from_the_controller_overrides_our_count():
     clock.set_game(60_000.0)
     clock.set_left(1, 1_000.0, 0)
     assert clock.budget_ms(1, 5) <= 500
+
+
+@pytest.mark.parametrize("left, moves_to_go", [(5000.0, 10), (5000.0, 60), (800.0, 2), (300.0, 5)])
+def test_the_hard_limit_stretches_the_share_but_keeps_the_reserve(left, moves_to_go):
+    clock = Clock()
+    clock.set_game(5000.0)
+    clock.set_left(0, left, 0)
+    share, hard = clock.budget_ms(0, moves_to_go), clock.hard_limit_ms(0, moves_to_go)
+    usable = left - clock_module.RESERVE_FRACTION * 5000.0
+    assert share <= hard <= max(share, clock_module.HARD_SHARES * share)
+    assert hard <= max(share, usable * clock_module.HARD_FRACTION)
+    assert share <= max(1.0, usable / 2)  # the reserve is never budgeted
+
+
+def test_a_clock_below_its_reserve_still_gives_a_move_a_millisecond():
+    clock = Clock()
+    clock.set_game(5000.0)
+    clock.set_left(0, 5.0, 0)
+    assert clock.budget_ms(0, 3) == clock.hard_limit_ms(0, 3) == 1.0
+
+
+def test_a_byo_yomi_period_gives_no_move_more_than_its_share():
+    clock = Clock()
+    clock.set_game(0.0, byo_yomi_ms=30_000.0, byo_yomi_stones=10)
+    clock.spend(0, 0.0)
+    assert clock.hard_limit_ms(0, 40) == clock.budget_ms(0, 40)
+
+
+def test_time_limits_soft_start_and_deadline():
+    game = DvonnGame()
+    # a fixed time: the core's own rule (no new iteration after 45 % of it)
+    assert search.time_limits(game, Options(movetime=250), Clock()) == (None, 250)
+    assert search.time_limits(game, Options(depth=3), Clock()) == (None, None)
+    clock = Clock()
+    clock.set_game(60_000.0)
+    start, deadline = search.time_limits(game, Options(), clock)
+    share = clock.budget_ms(game.side, game.moves_to_go())
+    assert start == pytest.approx(search.SOFT_START * share)
+    assert deadline == clock.hard_limit_ms(game.side, game.moves_to_go()) > share
+    # movetime caps the deadline, never below the clock's share or the movetime itself
+    start, deadline = search.time_limits(game, Options(movetime=200), clock)
+    assert deadline == 200 and start <= deadline
 
 
 def test_no_limit_at_all_means_a_default_time_per_move():
@@ -172,3 +214,28 @@ def test_an_unavailable_core_means_the_python_player(monkeypatch):
     monkeypatch.setattr(search.core, "AVAILABLE", False)
     thought = think(TzaarGame(), Options(), Clock())
     assert thought.source == "python"
+
+
+@pytest.mark.skipif(not core.AVAILABLE, reason="compiled core unavailable")
+def test_the_core_starts_no_iteration_after_its_soft_time():
+    # an hour's deadline, but no new iteration after about a millisecond: the search returns
+    # long before depth 30 (without soft_ms it would search until the deadline)
+    game = DvonnGame()
+    for text in "F3 C3 I3 D3 D4 E4".split():
+        game.play_text(text)
+    result = core.search(game.name, game.cells, game.side, game.core_phase,
+                         time_ms=3_600_000, soft_ms=1, depth=30)
+    assert 1 <= result.depth < 30 and not result.proven
+
+
+@pytest.mark.parametrize("setup", [
+    ["newgame dvonn", "time_control 5"],                        # 5 ms for the whole game
+    ["newgame tzaar random 3", "time_control 60000", "time_left w 0 0", "time_left b 0 0"],
+])
+def test_a_clock_of_a_few_milliseconds_still_gets_a_legal_move(engine, setup):
+    engine.ok("option info off")
+    for line in setup:
+        engine.ok(line)
+    for _ in range(3):  # the clock is overdrawn after the first: each still gets a move
+        side = engine.ok("genmove w")
+        assert side and engine.ok("genmove b")
