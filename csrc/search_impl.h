@@ -340,6 +340,17 @@ static double S(last_start_ns)(S(Shared) *sh, int d, int v, uint32_t bm)
     return (double)prm->soft_ms * 1e6 * scale;
 }
 
+/* The root's only action is the whole decision: it hands the move over or ends the game.
+ * (TZAAR's forced first capture is not: the turn's second action still needs the search.) */
+static int S(settled)(const S(Thread) *t)
+{
+    if (t->nroot != 1) return 0;
+    POS c = t->rootpos;
+    G(play)(&c, t->root[0]);
+    int sw = 0;
+    return G(side)(&c) != G(side)(&t->rootpos) || G(over)(&c, &sw);
+}
+
 /* Publish a completed iteration if it is the deepest so far (any thread). */
 static void S(publish)(S(Thread) *t, int d, int v, uint32_t bm, int proven)
 {
@@ -367,7 +378,7 @@ static void S(publish)(S(Thread) *t, int d, int v, uint32_t bm, int proven)
         int stop = proven || d >= sh->max_depth;
         if (prm->time_ms > 0) {
             double used = (double)(now_ns() - sh->start_ns);
-            if (t->nroot == 1 || used > S(last_start_ns)(sh, d, v, bm)) stop = 1;
+            if (S(settled)(t) || used > S(last_start_ns)(sh, d, v, bm)) stop = 1;
         }
         if (stop) __atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
     }

@@ -239,3 +239,16 @@ def test_a_clock_of_a_few_milliseconds_still_gets_a_legal_move(engine, setup):
     for _ in range(3):  # the clock is overdrawn after the first: each still gets a move
         side = engine.ok("genmove w")
         assert side and engine.ok("genmove b")
+
+
+@pytest.mark.skipif(not core.AVAILABLE, reason="compiled core unavailable")
+def test_a_forced_first_capture_still_searches_the_turns_second_action():
+    # Black's only capture is D2xD7; what follows it (stack, capture or pass) is a real choice
+    # that used to get a depth-1 search, as if the whole turn were forced
+    game = TzaarGame.from_position(
+        "tzaar b turn c,-,-,-,c/-,-,-,-,-,-/-,-,-,-,-,-,-/-,C,-,-,-,-,c,c/-,-,CCBB,-,abb,c,bba,-/"
+        "-,-,-,-,-,-,c,-/-,-,-,-,-,-,-/B,C,CC,ccacac,-,-/-,-,-,-,CAABCA")
+    assert len(core.legal_moves(game.name, game.cells, game.side, game.core_phase)) == 1
+    result = core.search(game.name, game.cells, game.side, game.core_phase,
+                         time_ms=3_600_000, depth=4)
+    assert result.depth > 1 and len(result.moves) == 2
