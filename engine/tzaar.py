@@ -88,10 +88,8 @@ class TzaarGame(GameBase[Turn]):
         return self.action_text(Action(*action))
 
     def moves_to_go(self) -> int:
-        # A side's moves still to come were about stacks / 4 - 1.5 in self-play at 0.5 s/move
-        # (stacks // 3 - 2 left 40 % of a 10 s clock unused)
         stacks = sum(1 for s in self.cells if s)
-        return max(3, stacks // 4 - 1)
+        return max(5, stacks // 3 - 2)
 
     def endgame_small(self) -> bool:
         return sum(1 for s in self.cells if s) <= SOLVE_STACKS
