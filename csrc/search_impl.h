@@ -44,7 +44,6 @@ struct S(Shared) {
     uint32_t last_best;   /* time use (under lock): the previous iteration's move and score, */
     int last_score;       /* and how often the best move changed lately (halved per iteration) */
     double best_changes;
-    double ends_ns[2];    /* when the last two iterations ended (ns from the start) */
     pthread_mutex_t lock;
     int stop;             /* atomic */
     uint64_t node_count;  /* atomic, all threads, updated every 1024 nodes */
@@ -341,20 +340,6 @@ static double S(last_start_ns)(S(Shared) *sh, int d, int v, uint32_t bm)
     return (double)prm->soft_ms * 1e6 * scale;
 }
 
-/* With a soft time: whether the next iteration, growing as the last one did, would end past
- * the deadline.  Cut there it is mostly lost; the clock keeps the time for later moves.
- * Called once per published iteration, under the lock. */
-static int S(cannot_finish)(S(Shared) *sh, double used)
-{
-    double last = used - sh->ends_ns[0], before = sh->ends_ns[0] - sh->ends_ns[1];
-    sh->ends_ns[1] = sh->ends_ns[0];
-    sh->ends_ns[0] = used;
-    if (sh->prm->soft_ms <= 0 || before < 1e6) return 0;  /* under 1 ms: too noisy */
-    double growth = last / before;
-    growth = growth < 1.5 ? 1.5 : growth > 30.0 ? 30.0 : growth;
-    return used + last * growth > (double)sh->prm->time_ms * 1e6;
-}
-
 /* The root's only action is the whole decision: it hands the move over or ends the game.
  * (TZAAR's forced first capture is not: the turn's second action still needs the search.) */
 static int S(settled)(const S(Thread) *t)
@@ -393,8 +378,7 @@ static void S(publish)(S(Thread) *t, int d, int v, uint32_t bm, int proven)
         int stop = proven || d >= sh->max_depth;
         if (prm->time_ms > 0) {
             double used = (double)(now_ns() - sh->start_ns);
-            if (S(settled)(t) | (used > S(last_start_ns)(sh, d, v, bm)) | S(cannot_finish)(sh, used))
-                stop = 1;  /* (no short-circuit: each updates its history) */
+            if (S(settled)(t) || used > S(last_start_ns)(sh, d, v, bm)) stop = 1;
         }
         if (stop) __atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
     }

@@ -9,12 +9,13 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 SAFETY_MS = 30  # pipe, process wake-up and rules check after the search stops
-# The hard limit: a move whose best move keeps changing may stretch its share up to this many
-# shares, but never past this fraction of what is left (the search's soft/hard time use).
+# The hard limit of `option timeman adaptive`: a move whose best move keeps changing may stretch
+# its share up to this many shares, but never past this fraction of what is left.
 HARD_SHARES = 2.0
 HARD_FRACTION = 0.2
-# Never budgeted: the controller's clock also runs while our reply and its next command are
-# in the pipes (many ms a move on a loaded machine), which our own clock cannot see.
+# Never budgeted by `option timeman adaptive`: the controller's clock also runs while our reply
+# and its next command are in the pipes (many ms a move on a loaded machine; the baseline lost
+# a 5 s DVONN game on time that way), which our own clock cannot see.
 RESERVE_FRACTION = 0.05  # of the main time
 
 
@@ -47,29 +48,30 @@ class Clock:
         self.remaining_ms[side] = ms
         self.stones_left[side] = stones
 
-    def budget_ms(self, side: int, moves_to_go: int) -> float:
-        """A share of what is left for this move, never the whole of it."""
+    def budget_ms(self, side: int, moves_to_go: int, reserve: float = 0.0) -> float:
+        """A share of what is left for this move, never the whole of it; `reserve` (a fraction
+        of the main time) is never budgeted."""
         left = self.remaining_ms[side]
         if self.stones_left[side] > 0:  # Canadian byo-yomi: spread over the stones
             return max(1.0, left / self.stones_left[side] - SAFETY_MS)
-        left = self._usable(side)
+        left = self._usable(side, reserve)
         share = left / max(1, moves_to_go) + 0.8 * self.increment_ms
         if self.byo_yomi_stones > 0 and self.byo_yomi_ms > 0:
             share = max(share, self.byo_yomi_ms / self.byo_yomi_stones * 0.8)
             return max(1.0, share - SAFETY_MS)
         return max(1.0, min(share, left * 0.5) - SAFETY_MS)
 
-    def _usable(self, side: int) -> float:
+    def _usable(self, side: int, reserve: float) -> float:
         """Main time left that moves may budget: all but the reserve."""
-        return self.remaining_ms[side] - RESERVE_FRACTION * (self.main_ms or 0.0)
+        return self.remaining_ms[side] - reserve * (self.main_ms or 0.0)
 
-    def hard_limit_ms(self, side: int, moves_to_go: int) -> float:
-        """The most this move may take when its search is unstable; at least budget_ms.
+    def hard_limit_ms(self, side: int, moves_to_go: int, reserve: float = 0.0) -> float:
+        """The most this move may take when its search is unstable; at least its budget.
         In a byo-yomi period the share is all a move may take."""
-        share = self.budget_ms(side, moves_to_go)
+        share = self.budget_ms(side, moves_to_go, reserve)
         if self.stones_left[side] > 0:
             return share
-        cap = self._usable(side) * HARD_FRACTION - SAFETY_MS
+        cap = self._usable(side, reserve) * HARD_FRACTION - SAFETY_MS
         return max(share, min(share * HARD_SHARES, cap))
 
     def spend(self, side: int, ms: float) -> None:

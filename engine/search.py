@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from . import core
-from .clock import Clock
+from .clock import RESERVE_FRACTION, Clock
 from .options import Options
 from .player import choose_move, random_move
 from .rules import IllegalMove
@@ -81,7 +81,7 @@ def time_limit_ms(game, options: Options, clock: Clock) -> Optional[float]:
     if options.movetime:
         limits.append(float(options.movetime))
     if clock.active:
-        limits.append(clock.budget_ms(game.side, game.moves_to_go()))
+        limits.append(clock.budget_ms(game.side, game.moves_to_go(), _reserve(options)))
     if limits:
         return min(limits)
     if options.depth or options.nodes:
@@ -89,18 +89,23 @@ def time_limit_ms(game, options: Options, clock: Clock) -> Optional[float]:
     return float(DEFAULT_MOVETIME_MS)
 
 
+def _reserve(options: Options) -> float:
+    return RESERVE_FRACTION if options.timeman == "adaptive" else 0.0
+
+
 def time_limits(game, options: Options, clock: Clock) -> tuple[Optional[float], Optional[float]]:
-    """(last start, deadline) in ms: the search starts no new iteration after the first
-    (scaled by how settled its best move is, csrc/search_impl.h S(last_start_ns)) and stops
-    at the second.  A clock's move starts iterations until SOFT_START of its share and may
-    run to the clock's hard limit.  A fixed time (movetime, the default) has no last start
-    (None: the core's own rule, 45 % of the deadline; using it to the end cost TZAAR Elo,
-    README's time experiments).  (None, None): no time limit."""
+    """(last start, deadline) in ms: the search starts no new iteration after the first and
+    stops at the second.  `option timeman classic`, or no clock: no last start (None: the
+    core's own rule, 45 % of the deadline) and the deadline is the move's time.  `adaptive`
+    with a clock: iterations start until SOFT_START of the share, scaled by how settled the
+    best move is (csrc/search_impl.h S(last_start_ns)), and may run to the clock's hard limit
+    (using a fixed move time to its end lost TZAAR games: README's time experiments)."""
     limit = time_limit_ms(game, options, clock)
-    if limit is None or not clock.active:
+    if limit is None or not clock.active or options.timeman != "adaptive":
         return None, limit
-    share = clock.budget_ms(game.side, game.moves_to_go())
-    hard = clock.hard_limit_ms(game.side, game.moves_to_go())
+    mtg = game.moves_to_go()
+    share = clock.budget_ms(game.side, mtg, RESERVE_FRACTION)
+    hard = clock.hard_limit_ms(game.side, mtg, RESERVE_FRACTION)
     if options.movetime:
         hard = min(hard, float(options.movetime))
     return min(SOFT_START * share, hard), max(limit, hard)

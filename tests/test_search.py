@@ -88,45 +88,58 @@ def test_time_left_from_the_controller_overrides_our_count():
     assert clock.budget_ms(1, 5) <= 500
 
 
+RESERVE = clock_module.RESERVE_FRACTION
+
+
 @pytest.mark.parametrize("left, moves_to_go", [(5000.0, 10), (5000.0, 60), (800.0, 2), (300.0, 5)])
 def test_the_hard_limit_stretches_the_share_but_keeps_the_reserve(left, moves_to_go):
     clock = Clock()
     clock.set_game(5000.0)
     clock.set_left(0, left, 0)
-    share, hard = clock.budget_ms(0, moves_to_go), clock.hard_limit_ms(0, moves_to_go)
-    usable = left - clock_module.RESERVE_FRACTION * 5000.0
+    share = clock.budget_ms(0, moves_to_go, RESERVE)
+    hard = clock.hard_limit_ms(0, moves_to_go, RESERVE)
+    usable = left - RESERVE * 5000.0
     assert share <= hard <= max(share, clock_module.HARD_SHARES * share)
     assert hard <= max(share, usable * clock_module.HARD_FRACTION)
     assert share <= max(1.0, usable / 2)  # the reserve is never budgeted
+    assert share <= clock.budget_ms(0, moves_to_go)  # without a reserve, at least as much
 
 
 def test_a_clock_below_its_reserve_still_gives_a_move_a_millisecond():
     clock = Clock()
     clock.set_game(5000.0)
     clock.set_left(0, 5.0, 0)
-    assert clock.budget_ms(0, 3) == clock.hard_limit_ms(0, 3) == 1.0
+    assert clock.budget_ms(0, 3, RESERVE) == clock.hard_limit_ms(0, 3, RESERVE) == 1.0
 
 
 def test_a_byo_yomi_period_gives_no_move_more_than_its_share():
     clock = Clock()
     clock.set_game(0.0, byo_yomi_ms=30_000.0, byo_yomi_stones=10)
     clock.spend(0, 0.0)
-    assert clock.hard_limit_ms(0, 40) == clock.budget_ms(0, 40)
+    assert clock.hard_limit_ms(0, 40, RESERVE) == clock.budget_ms(0, 40, RESERVE)
 
 
-def test_time_limits_soft_start_and_deadline():
-    game = DvonnGame()
-    # a fixed time: the core's own rule (no new iteration after 45 % of it)
-    assert search.time_limits(game, Options(movetime=250), Clock()) == (None, 250)
-    assert search.time_limits(game, Options(depth=3), Clock()) == (None, None)
+def test_classic_time_use_has_one_limit_the_share():
+    game, clock = DvonnGame(), Clock()
+    assert search.time_limits(game, Options(movetime=250), clock) == (None, 250)
+    assert search.time_limits(game, Options(depth=3), clock) == (None, None)
+    clock.set_game(60_000.0)
+    share = clock.budget_ms(game.side, game.moves_to_go())
+    assert search.time_limits(game, Options(), clock) == (None, share)
+
+
+def test_adaptive_time_use_starts_iterations_until_a_soft_time_and_stops_at_a_hard_one():
+    game, adaptive = DvonnGame(), Options(timeman="adaptive")
+    # without a clock: the fixed time, as classic
+    assert search.time_limits(game, Options(movetime=250, timeman="adaptive"), Clock()) == (None, 250)
     clock = Clock()
     clock.set_game(60_000.0)
-    start, deadline = search.time_limits(game, Options(), clock)
-    share = clock.budget_ms(game.side, game.moves_to_go())
+    start, deadline = search.time_limits(game, adaptive, clock)
+    share = clock.budget_ms(game.side, game.moves_to_go(), RESERVE)
     assert start == pytest.approx(search.SOFT_START * share)
-    assert deadline == clock.hard_limit_ms(game.side, game.moves_to_go()) > share
-    # movetime caps the deadline, never below the clock's share or the movetime itself
-    start, deadline = search.time_limits(game, Options(movetime=200), clock)
+    assert deadline == clock.hard_limit_ms(game.side, game.moves_to_go(), RESERVE) > share
+    # movetime caps the deadline
+    start, deadline = search.time_limits(game, Options(movetime=200, timeman="adaptive"), clock)
     assert deadline == 200 and start <= deadline
 
 
@@ -230,6 +243,7 @@ def test_the_core_starts_no_iteration_after_its_soft_time():
 
 @pytest.mark.parametrize("setup", [
     ["newgame dvonn", "time_control 5"],                        # 5 ms for the whole game
+    ["option timeman adaptive", "newgame dvonn", "time_control 5"],
     ["newgame tzaar random 3", "time_control 60000", "time_left w 0 0", "time_left b 0 0"],
 ])
 def test_a_clock_of_a_few_milliseconds_still_gets_a_legal_move(engine, setup):
