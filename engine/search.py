@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from . import core
-from .clock import RESERVE_FRACTION, Clock
+from .clock import Clock
 from .options import Options
 from .player import choose_move, random_move
 from .rules import IllegalMove
@@ -81,7 +81,7 @@ def time_limit_ms(game, options: Options, clock: Clock) -> Optional[float]:
     if options.movetime:
         limits.append(float(options.movetime))
     if clock.active:
-        limits.append(clock.budget_ms(game.side, game.moves_to_go(), _reserve(options)))
+        limits.append(clock.budget_ms(game.side, game.moves_to_go(), _adaptive(options)))
     if limits:
         return min(limits)
     if options.depth or options.nodes:
@@ -89,8 +89,8 @@ def time_limit_ms(game, options: Options, clock: Clock) -> Optional[float]:
     return float(DEFAULT_MOVETIME_MS)
 
 
-def _reserve(options: Options) -> float:
-    return RESERVE_FRACTION if options.timeman == "adaptive" else 0.0
+def _adaptive(options: Options) -> bool:
+    return options.timeman == "adaptive"
 
 
 def time_limits(game, options: Options, clock: Clock) -> tuple[Optional[float], Optional[float]]:
@@ -104,8 +104,8 @@ def time_limits(game, options: Options, clock: Clock) -> tuple[Optional[float], 
     if limit is None or not clock.active or options.timeman != "adaptive":
         return None, limit
     mtg = game.moves_to_go()
-    share = clock.budget_ms(game.side, mtg, RESERVE_FRACTION)
-    hard = clock.hard_limit_ms(game.side, mtg, RESERVE_FRACTION)
+    share = clock.budget_ms(game.side, mtg, adaptive=True)
+    hard = clock.hard_limit_ms(game.side, mtg)
     if options.movetime:
         hard = min(hard, float(options.movetime))
     return min(SOFT_START * share, hard), max(limit, hard)
@@ -190,6 +190,7 @@ def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
     def report(iteration: core.SearchResult) -> None:
         on_progress(progress(game, iteration))
 
+    searched_at = time.monotonic()
     try:
         result = core.search(game.name, game.cells, game.side, game.core_phase,
                              time_ms=limit_ms, depth=options.depth or None,
@@ -201,6 +202,8 @@ def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
     except core.CoreError as e:
         log.error("the core failed (%s); playing the Python player's move", e)
         return None
+    if last_start_ms is not None and not (watch.stop is not None and watch.stop.is_set()):
+        clock.note_overrun((time.monotonic() - searched_at) * 1000 - limit_ms)
     return core_thought(game, result)
 
 

@@ -89,6 +89,7 @@ def test_time_left_from_the_controller_overrides_our_count():
 
 
 RESERVE = clock_module.RESERVE_FRACTION
+ADAPTIVE = dict(adaptive=True)
 
 
 @pytest.mark.parametrize("left, moves_to_go", [(5000.0, 10), (5000.0, 60), (800.0, 2), (300.0, 5)])
@@ -96,8 +97,8 @@ def test_the_hard_limit_stretches_the_share_but_keeps_the_reserve(left, moves_to
     clock = Clock()
     clock.set_game(5000.0)
     clock.set_left(0, left, 0)
-    share = clock.budget_ms(0, moves_to_go, RESERVE)
-    hard = clock.hard_limit_ms(0, moves_to_go, RESERVE)
+    share = clock.budget_ms(0, moves_to_go, **ADAPTIVE)
+    hard = clock.hard_limit_ms(0, moves_to_go)
     usable = left - RESERVE * 5000.0
     assert share <= hard <= max(share, clock_module.HARD_SHARES * share)
     assert hard <= max(share, usable * clock_module.HARD_FRACTION)
@@ -109,14 +110,29 @@ def test_a_clock_below_its_reserve_still_gives_a_move_a_millisecond():
     clock = Clock()
     clock.set_game(5000.0)
     clock.set_left(0, 5.0, 0)
-    assert clock.budget_ms(0, 3, RESERVE) == clock.hard_limit_ms(0, 3, RESERVE) == 1.0
+    assert clock.budget_ms(0, 3, **ADAPTIVE) == clock.hard_limit_ms(0, 3) == 1.0
 
 
 def test_a_byo_yomi_period_gives_no_move_more_than_its_share():
     clock = Clock()
     clock.set_game(0.0, byo_yomi_ms=30_000.0, byo_yomi_stones=10)
     clock.spend(0, 0.0)
-    assert clock.hard_limit_ms(0, 40, RESERVE) == clock.budget_ms(0, 40, RESERVE)
+    assert clock.hard_limit_ms(0, 40) == clock.budget_ms(0, 40, **ADAPTIVE)
+
+
+def test_overruns_are_remembered_fading_and_budgeted_for_every_move_to_go():
+    clock = Clock()
+    clock.set_game(10_000.0)
+    before = clock.budget_ms(0, 10, **ADAPTIVE)
+    clock.note_overrun(100.0)
+    assert clock.lag_ms == 100.0
+    # 100 ms less per move to go, spread over them: 100 ms less for this move
+    assert clock.budget_ms(0, 10, **ADAPTIVE) == pytest.approx(before - 100.0)
+    assert clock.budget_ms(0, 10) == clock.budget_ms(0, 10, adaptive=False)  # classic: no lag
+    clock.note_overrun(-5.0)  # on time: the memory fades
+    assert clock.lag_ms == pytest.approx(100.0 * clock_module.LAG_DECAY)
+    clock.note_overrun(10.0)  # a smaller overrun does not erase a recent large one
+    assert clock.lag_ms == pytest.approx(100.0 * clock_module.LAG_DECAY ** 2)
 
 
 def test_classic_time_use_has_one_limit_the_share():
@@ -135,9 +151,9 @@ def test_adaptive_time_use_starts_iterations_until_a_soft_time_and_stops_at_a_ha
     clock = Clock()
     clock.set_game(60_000.0)
     start, deadline = search.time_limits(game, adaptive, clock)
-    share = clock.budget_ms(game.side, game.moves_to_go(), RESERVE)
+    share = clock.budget_ms(game.side, game.moves_to_go(), **ADAPTIVE)
     assert start == pytest.approx(search.SOFT_START * share)
-    assert deadline == clock.hard_limit_ms(game.side, game.moves_to_go(), RESERVE) > share
+    assert deadline == clock.hard_limit_ms(game.side, game.moves_to_go()) > share
     # movetime caps the deadline
     start, deadline = search.time_limits(game, Options(movetime=200, timeman="adaptive"), clock)
     assert deadline == 200 and start <= deadline
