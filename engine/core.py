@@ -295,7 +295,9 @@ def search(game: str, cells: Sequence[str], side: int, phase: int, *,
     ``stop`` is set): give time_ms, depth, nodes or stop.  ``on_iteration`` gets a
     SearchResult (without ``moves``) after every completed iteration and, with
     ``report_ms``, that often in between (the last iteration, current nodes and time).
-    ``multipv`` candidates with exact scores come back in ``lines``.  CoreError when
+    ``multipv`` candidates with exact scores come back in ``lines``.  With ``time_ms``,
+    ``soft_ms`` is when to start no new iteration (scaled by how settled the best move is;
+    default: 45 % of ``time_ms``); ``time_ms`` stays the deadline.  CoreError when
     the core fails: a position it cannot take, no memory for the table, a callback
     that raised (a KeyboardInterrupt in it stops the search and is raised as is).
     """
