@@ -62,7 +62,9 @@ typedef struct SearchResult {
 typedef void (*SearchCallback)(void *userdata, const SearchResult *iteration);
 
 typedef struct SearchParams {
-    int64_t time_ms;      /* <= 0: no time limit */
+    int64_t time_ms;      /* <= 0: no time limit; else a hard deadline */
+    int64_t soft_ms;      /* > 0: start no new iteration after this, scaled by the root's
+                           * stability (S(last_start_ns)); <= 0: after 45 % of time_ms */
     int32_t depth;        /* <= 0: no depth limit */
     uint64_t nodes;       /* 0: no node limit */
     int32_t threads;      /* lazy SMP workers incl. the caller */

@@ -45,6 +45,9 @@ struct S(Shared) {
     int max_depth;
     int multipv;
     int done_depth;       /* deepest completed iteration (written under lock) */
+    uint32_t last_best;   /* time use (under lock): the previous iteration's move and score, */
+    int last_score;       /* and how often the best move changed lately (halved per iteration) */
+    double best_changes;
     pthread_mutex_t lock;
     int stop;             /* atomic */
     uint64_t node_count;  /* atomic, all threads, updated every 1024 nodes */
@@ -351,6 +354,36 @@ static void S(extend_lines)(S(Thread) *t, SearchResult *res, int want)
     }
 }
 
+/* When to start no new iteration, in ns from the start.  With prm->soft_ms: that time,
+ * stretched while the best move keeps changing (up to 1.9x) or the score falls (up to 1.4x),
+ * shrunk once the move has stood still for a while (0.8x); the deadline (time_ms) still
+ * cuts any iteration.  Without: 45 % of time_ms, as the next iteration costs a multiple of
+ * this one.  Called once per published iteration, under the lock. */
+static double S(last_start_ns)(S(Shared) *sh, int d, int v, uint32_t bm)
+{
+    const SearchParams *prm = sh->prm;
+    if (prm->soft_ms <= 0) return (double)prm->time_ms * 0.45e6;  /* doubles: no overflow */
+    if (d > 1) sh->best_changes = sh->best_changes / 2 + (bm != sh->last_best);
+    double fall = d > 1 && v < sh->last_score ? (double)(sh->last_score - v) / 200.0 : 0.0;
+    sh->last_best = bm;
+    sh->last_score = v;
+    double scale = (1.0 + 0.6 * (sh->best_changes > 1.5 ? 1.5 : sh->best_changes)) *
+                   (1.0 + (fall > 0.4 ? 0.4 : fall));
+    if (d > 4 && sh->best_changes < 0.1) scale *= 0.8;
+    return (double)prm->soft_ms * 1e6 * scale;
+}
+
+/* The root's only action is the whole decision: it hands the move over or ends the game.
+ * (TZAAR's forced first capture is not: the turn's second action still needs the search.) */
+static int S(settled)(const S(Thread) *t)
+{
+    if (t->nroot != 1) return 0;
+    POS c = t->rootpos;
+    G(play)(&c, t->root[0]);
+    int sw = 0;
+    return G(side)(&c) != G(side)(&t->rootpos) || G(over)(&c, &sw);
+}
+
 /* Publish a completed iteration if it is the deepest so far (any thread). */
 static void S(publish)(S(Thread) *t, int d, int v, uint32_t bm, int proven)
 {
@@ -377,10 +410,8 @@ static void S(publish)(S(Thread) *t, int d, int v, uint32_t bm, int proven)
                              __ATOMIC_RELAXED);
         int stop = proven || d >= sh->max_depth;
         if (prm->time_ms > 0) {
-            /* The next iteration costs a multiple of this one: do not start what cannot finish.
-             * In doubles: huge times must not overflow. */
             double used = (double)(now_ns() - sh->start_ns);
-            if (t->nroot == 1 || used * 20.0 > (double)prm->time_ms * 9e6) stop = 1;
+            if (S(settled)(t) || used > S(last_start_ns)(sh, d, v, bm)) stop = 1;
         }
         if (stop) __atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
     }

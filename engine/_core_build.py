@@ -41,8 +41,8 @@ typedef struct {
 } SearchResult;
 typedef void (*SearchCallback)(void *userdata, const SearchResult *iteration);
 typedef struct {
-    int64_t time_ms; int32_t depth; uint64_t nodes; int32_t threads; uint64_t seed;
-    int32_t *stop; SearchCallback on_iteration; void *userdata;
+    int64_t time_ms; int64_t soft_ms; int32_t depth; uint64_t nodes; int32_t threads;
+    uint64_t seed; int32_t *stop; SearchCallback on_iteration; void *userdata;
     int32_t multipv; int32_t report_ms;
     ...;
 } SearchParams;

@@ -34,6 +34,8 @@ class Options:
                                                 # SPRT-confirmed, hence off; protocol.md 6.1)
     multipv: int = number(1, 1, 10)           # candidates analyze reports (core MAX_MULTIPV)
     ponder: str = choice("off", "off", "on")  # search on the opponent's time (engine/ponder.py)
+    timeman: str = choice("classic", "classic", "adaptive")  # adaptive: soft/hard clock use (not yet
+                                                             # SPRT-confirmed, hence classic; protocol.md 6.3)
 
     def listing(self) -> str:
         """One line per option: name, value, type and range or choices."""

@@ -5,6 +5,7 @@ import importlib.util
 import math
 import subprocess
 import sys
+import time
 from importlib.machinery import SourceFileLoader
 from pathlib import Path
 
@@ -129,3 +130,69 @@ def test_argument_checks():
     assert result.returncode == 2 and "DVONN only" in result.stderr
     result = run_match("--game", "dvonn", "--a", engine, "--b", engine, "--sprt", "10", "0", ".05", ".05")
     assert result.returncode == 2 and "elo0 < elo1" in result.stderr
+
+
+class ScriptedSeat:
+    """A seat that plays the first legal move, taking at least `think_s` seconds for each."""
+
+    def __init__(self, name: str, think_s: float) -> None:
+        self.name, self.think_s = name, think_s
+
+    def start(self, setup, colour) -> None:
+        pass
+
+    def genmove(self, side, game) -> str:
+        time.sleep(self.think_s)
+        return game.move_text(game.legal_moves()[0])
+
+    def play(self, side, move) -> None:
+        pass
+
+    def finish(self) -> None:
+        pass
+
+
+def referee_args(**overrides):
+    args = match.parse_args(["--game", "dvonn", "--a", "a", "--b", "b"])
+    for name, value in overrides.items():
+        setattr(args, name, value)
+    return args
+
+
+def test_the_referee_flags_a_clock_that_runs_out():
+    # B sleeps 250 ms a move against a 200 ms game: its first move already oversteps
+    args = referee_args(gametime=200)
+    played = match.play_game(args, [ScriptedSeat("A", 0.0), ScriptedSeat("B", 0.25)], 0, 0, [])
+    assert played.lost_on_time == 1 and played.white_score == 1.0
+    assert "b lost on time" in played.record
+    assert [(ply, side) for ply, side, _, _ in played.thinks] == [(1, 0), (2, 1)]
+    tally = match.Tally(args)
+    tally.add(0, 0, played)
+    assert tally.time_losses == {"A": 0, "B": 1} and tally.losses == 0
+
+
+def test_without_a_game_clock_nobody_loses_on_time():
+    args = referee_args(movetime=1)
+    played = match.play_game(args, [ScriptedSeat("A", 0.0), ScriptedSeat("B", 0.0)], 0, 0, [])
+    assert played.lost_on_time is None and "clock used" not in played.record
+    assert len(played.thinks) == len(played.record.split(" | ")[-1].split(" , "))
+
+
+def test_clock_profile_tables_think_times_per_ply_range(tmp_path):
+    thinks = tmp_path / "thinks.csv"
+    thinks.write_text("game,engine,colour,ply,ms,move\n"
+                      "1,A,w,1,10.0,F3\n1,B,b,2,30.0,C3\n1,A,w,3,20.0,I3\n1,B,b,4,50.0,\"D3\"\n"
+                      "2,A,b,2,40.0,C3\n2,B,w,1,70.0,F3\n")
+    result = subprocess.run([sys.executable, "scripts/clock_profile", str(thinks), "--bucket", "2"],
+                            cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    rows = [line.split() for line in result.stdout.strip().split("\n")[1:]]
+    # A: plies 1-2 hold 10 and 40 ms (median 25, 50 ms over 2 games), plies 3-4 hold 20 ms
+    assert rows[0][:5] == ["A", "1-2", "2", "25.0", "37.0"] and rows[0][5:] == ["25", "71.4%"]
+    assert rows[1][:4] == ["A", "3-4", "1", "20.0"]
+    assert rows[2][:2] == ["A", "all"] and rows[2][3] == "35"
+    bad = tmp_path / "bad.csv"
+    bad.write_text("game,engine,colour,ply,ms,move\n1,A,w,one,10.0,F3\n")
+    result = subprocess.run([sys.executable, "scripts/clock_profile", str(bad)],
+                            cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and result.stderr.count("\n") == 1 and "bad line" in result.stderr
