@@ -40,10 +40,21 @@ static inline __attribute__((always_inline)) int placement_eval(const DvPos *p, 
                 TRACE(DVW_place_clump, s, -w->place_clump * (2 - nonown));
             }
             if (!(INNER >> b & 1)) edge++;
+            x += w->place_own_nbr * own;
+            TRACE(DVW_place_own_nbr, s, w->place_own_nbr * own);
             v[s] += x;
         }
         v[s] += w->place_edge * edge;
         TRACE(DVW_place_edge, s, w->place_edge * edge);
+    }
+    /* Whoever surrounds a red with more pieces will own the stacks that reach it. */
+    for (int i = 0; i < nr; i++) {
+        int n[2] = {popcount64(NBR[reds[i]] & p->col[0]), popcount64(NBR[reds[i]] & p->col[1])};
+        if (n[0] != n[1]) {
+            int s = n[1] > n[0];
+            v[s] += w->place_red_majority;
+            TRACE(DVW_place_red_majority, s, w->place_red_majority);
+        }
     }
     return v[p->side] - v[p->side ^ 1];
 }
@@ -87,7 +98,7 @@ static inline __attribute__((always_inline)) int stacking_eval(const DvPos *p, c
         field[b] = (uint8_t)(f > 255 ? 255 : f);
     }
     uint64_t sur = surrounded(p->occ);
-    int v[2] = {0, 0};
+    int v[2] = {0, 0}, reach[2] = {0, 0}; /* tallest enemy stack a mobile stack can take */
     for (int s = 0; s < 2; s++) {
         uint64_t enemy = p->col[s ^ 1];
         int acc = 0;
@@ -102,6 +113,9 @@ static inline __attribute__((always_inline)) int stacking_eval(const DvPos *p, c
             } else if (field[b] >= 80) {
                 acc += w->height_near_red * h;
                 TRACE(DVW_height_near_red, s, w->height_near_red * h / 64.0);
+            } else {
+                acc += w->height_far * h;
+                TRACE(DVW_height_far, s, w->height_far * h / 64.0);
             }
             if (h > 10) continue;
             uint64_t t = LAND[b][h] & p->occ;
@@ -116,6 +130,7 @@ static inline __attribute__((always_inline)) int stacking_eval(const DvPos *p, c
                         TRACE(DVW_landing_on_red, s, w->landing_on_red * field[tb] / 64.0);
                     }
                     if (enemy >> tb & 1) {
+                        if (p->height[tb] > reach[s]) reach[s] = p->height[tb];
                         acc += w->landing_on_enemy * field[tb] + w->enemy_height_in_reach * p->height[tb];
                         TRACE(DVW_landing_on_enemy, s, w->landing_on_enemy * field[tb] / 64.0);
                         TRACE(DVW_enemy_height_in_reach, s, w->enemy_height_in_reach * p->height[tb] / 64.0);
@@ -152,8 +167,12 @@ static inline __attribute__((always_inline)) int stacking_eval(const DvPos *p, c
             cut = now - next;
         }
     }
+    /* The side to act takes first: an unanswered capture is not yet in the material. */
+    int now = w->capture_now * reach[p->side], next = w->capture_next * reach[p->side ^ 1];
+    TRACE(DVW_capture_now, p->side, now);
+    TRACE(DVW_capture_next, p->side ^ 1, next);
     TRACE(DVW_tempo, p->side, w->tempo);
-    return (v[p->side] - v[p->side ^ 1]) / 64 + cut + w->tempo;
+    return (v[p->side] - v[p->side ^ 1]) / 64 + cut + now - next + w->tempo;
 }
 
 /* always inlined: the search's copy has no trace code at all */

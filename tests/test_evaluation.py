@@ -175,3 +175,57 @@ def test_late_placements_can_be_searched_without_reductions():
     finally:
         core.set_weight("dvonn", "place_full_width_from", 49 + 1)
     assert nodes() == reduced
+
+
+def dvonn_position(side: str, phase: str, stacks: dict[str, str]) -> str:
+    """A DVONN position string from {point name: stack bottom to top}; other points empty."""
+    from engine.hexgrid import DVONN_BOARD
+    points = [stacks.get(name, "-") for name in DVONN_BOARD.names]
+    rows, at = [], 0
+    for size in (9, 10, 11, 10, 9):
+        rows.append(",".join(points[at:at + size]))
+        at += size
+    return f"dvonn {side} {phase} {'/'.join(rows)}"
+
+
+def shares(position: str, **weights: int) -> dict[str, tuple[float, float]]:
+    """Each term's (White, Black) share in position with the given weights set."""
+    g = DvonnGame.from_position(position)
+    old = {w.name: w.value for w in core.weights("dvonn")}
+    try:
+        for name, value in weights.items():
+            core.set_weight("dvonn", name, value)
+        _, terms = core.eval_terms("dvonn", list(g.cells), g.side, g.core_phase)
+    finally:
+        for name in weights:
+            core.set_weight("dvonn", name, old[name])
+    return {name: (white, black) for name, white, black in terms}
+
+
+def test_placement_own_neighbours_and_red_majorities():
+    # Reds A1, E3, K5.  White D2 and D3 touch each other and E3; Black E4 touches E3,
+    # Black B1 touches A1: White has the majority at E3, Black at A1, nobody at K5.
+    position = dvonn_position("b", "place", {"A1": "R", "E3": "R", "K5": "R", "D2": "W",
+                                             "D3": "W", "E4": "B", "B1": "B"})
+    terms = shares(position, place_own_nbr=3, place_red_majority=10)
+    assert terms["place_own_nbr"] == (2 * 3, 0)
+    assert terms["place_red_majority"] == (10, 10)
+    position_no_b1 = dvonn_position("b", "place", {"A1": "R", "E3": "R", "K5": "R", "D2": "W",
+                                                   "D3": "W", "E4": "B", "I1": "B"})
+    assert shares(position_no_b1, place_red_majority=10)["place_red_majority"] == (10, 0)
+
+
+def test_height_far_from_reds_and_the_tallest_enemy_stack_in_reach():
+    # Row 1: reds A1-C1, White D1 (next to a red), Black BB on E1 and White WWWW on F1 (fields
+    # 69 and 65: far from the reds), Black G1 (far).  White's D1 can land on E1 (2 pieces);
+    # Black's G1 on F1 (4 pieces).
+    stacks = {"A1": "R", "B1": "R", "C1": "R", "D1": "W", "E1": "BB", "F1": "WWWW", "G1": "B"}
+    for side, mover in (("w", 0), ("b", 1)):
+        terms = shares(dvonn_position(side, "move", stacks),
+                       height_far=64, capture_now=10, capture_next=3)
+        assert terms["height_far"] == (4, 3)
+        reach = (2, 4)  # White's best target, Black's
+        now, next_ = [0, 0], [0, 0]
+        now[mover] = 10 * reach[mover]
+        next_[1 - mover] = 3 * reach[1 - mover]
+        assert terms["capture_now"] == tuple(now) and terms["capture_next"] == tuple(next_)
