@@ -132,6 +132,21 @@ static inline __attribute__((always_inline)) int eval_impl(const TzPos *p, doubl
             score[c] += w->all_safe;
             TRACE(TZW_all_safe, c, w->all_safe);
         }
+        /* own stacks the enemy can capture now, the scarce types' dearest */
+        int exposed = 0;
+        for (int t = 0; t < 3; t++)
+            exposed += popcount64(att[e] & p->tops[3 * c + t]) * MARG[cl15(p->cnt[3 * c + t])];
+        const int ie = c == S ? TZW_exposed_to_act : TZW_exposed_waiting;
+        exposed = exposed * tz_weights.v[ie] / 100;
+        score[c] -= exposed;
+        TRACE(ie, c, -exposed);
+        /* tall stacks inside the edge see (and can strike along) more lines */
+        const uint64_t tallc = p->tallm & p->col[c];
+        int central = popcount64(tallc & ~TZ_RING[4]) + popcount64(tallc & (TZ_RING[1] | TZ_RING[2])) +
+                      popcount64(tallc & TZ_RING[1]);
+        central *= w->central_tall;
+        score[c] += central;
+        TRACE(TZW_central_tall, c, central);
         int caps = capval(ncap[c]) * w->captures / 100;
         score[c] += caps + w->stackings * nstk[c];
         TRACE(TZW_captures, c, caps);

@@ -29,7 +29,10 @@
     X(best_target_now, 50, "percent of the best stack the side to act can capture") \
     X(best_target_next, 25, "percent of the best stack the opponent can capture") \
     X(tempo_turn, 60, "side to act has a whole turn") \
-    X(tempo_last, 20, "side to act has one action left")
+    X(tempo_last, 20, "side to act has one action left") \
+    X(exposed_to_act, 0, "minus per own stack the enemy can capture, x its type's scarcity /100, side to act") \
+    X(exposed_waiting, 0, "minus per own stack the enemy can capture, x its type's scarcity /100, other side") \
+    X(central_tall, 0, "per own stack of height >= 2, per ring it stands inside the board edge")
 
 #define TZ_WEIGHT_INDEX(name, deflt, help) TZW_##name,
 DECLARE_WEIGHTS(TZ_WEIGHTS, TZ_WEIGHT_INDEX, TZ_NWEIGHTS, TzWeights, TzWeightSet)
@@ -37,6 +40,7 @@ DECLARE_WEIGHTS(TZ_WEIGHTS, TZ_WEIGHT_INDEX, TZ_NWEIGHTS, TzWeights, TzWeightSet
 extern TzWeightSet tz_weights;              /* current values */
 extern const WeightInfo TZ_WEIGHT_INFO[TZ_NWEIGHTS];
 extern const int16_t TZ_HEIGHT_BONUS[32];   /* tzaar.c: per height, summed per type in hsum */
+extern uint64_t TZ_RING[5];                 /* tzaar.c: points at hex distance r from the centre */
 
 void tz_eval_init(void);                    /* from tz_global_init */
 /* Static evaluation (as tz_eval) and each weight's share of it per colour:
