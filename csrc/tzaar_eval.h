@@ -8,31 +8,31 @@
 /* name, default, meaning.  "a whole turn" = the side to act still has both actions
  * (phase 1); otherwise it has one action left before the opponent's whole turn. */
 #define TZ_WEIGHTS(X) \
-    X(type_count, 50, "percent of the value of n visible stacks of a type (400, 600, 733 ...)") \
-    X(height, 6, "height bonus of a type's stacks, x scarcity of the type / 16") \
-    X(safe_type, 120, "a type whose tallest stack is taller than every enemy stack") \
-    X(safe_type_scarce, 60, "the same, divided by the type's visible count") \
-    X(tall_gap, 8, "otherwise per piece the type's tallest stack is taller than the enemy's") \
-    X(all_safe, 1200, "all three types safe") \
-    X(captures, 100, "percent of the value of the capture actions available (0 loses)") \
-    X(stackings, 1, "per stacking action available") \
-    X(attack_pair_turn, 6667, "side to act, a whole turn: an enemy type's two stacks all attacked") \
+    X(type_count, 82, "percent of the value of n visible stacks of a type (400, 600, 733 ...)") \
+    X(height, 7, "height bonus of a type's stacks, x scarcity of the type / 16") \
+    X(safe_type, 139, "a type whose tallest stack is taller than every enemy stack") \
+    X(safe_type_scarce, 38, "the same, divided by the type's visible count") \
+    X(tall_gap, 36, "otherwise per piece the type's tallest stack is taller than the enemy's") \
+    X(all_safe, 1441, "all three types safe") \
+    X(captures, 361, "percent of the value of the capture actions available (0 loses)") \
+    X(stackings, 2, "per stacking action available") \
+    X(attack_pair_turn, 6666, "side to act, a whole turn: an enemy type's two stacks all attacked") \
     X(attack_pair_last, 500, "side to act, one action: an enemy type's two stacks all attacked") \
-    X(attack_triple_turn, 500, "side to act, a whole turn: an enemy type's three stacks all attacked") \
+    X(attack_triple_turn, 615, "side to act, a whole turn: an enemy type's three stacks all attacked") \
     X(attack_triple_last, 133, "side to act, one action: an enemy type's three stacks all attacked") \
-    X(danger_last_turn, 500, "opponent attacks a type's last stack, side to act has a whole turn") \
+    X(danger_last_turn, 261, "opponent attacks a type's last stack, side to act has a whole turn") \
     X(danger_last_last, 1000, "opponent attacks a type's last stack, side to act has one action") \
-    X(danger_pair_turn, 267, "opponent attacks both stacks of a type, side to act has a whole turn") \
+    X(danger_pair_turn, 249, "opponent attacks both stacks of a type, side to act has a whole turn") \
     X(danger_pair_last, 500, "opponent attacks both stacks of a type, side to act has one action") \
-    X(danger_triple, 133, "opponent attacks all three stacks of a type") \
-    X(danger_partial, 33, "per attacked stack of a type with at most three, not all attacked") \
-    X(best_target_now, 50, "percent of the best stack the side to act can capture") \
-    X(best_target_next, 25, "percent of the best stack the opponent can capture") \
-    X(tempo_turn, 60, "side to act has a whole turn") \
+    X(danger_triple, 226, "opponent attacks all three stacks of a type") \
+    X(danger_partial, 29, "per attacked stack of a type with at most three, not all attacked") \
+    X(best_target_now, 82, "percent of the best stack the side to act can capture") \
+    X(best_target_next, 14, "percent of the best stack the opponent can capture") \
+    X(tempo_turn, 247, "side to act has a whole turn") \
     X(tempo_last, 20, "side to act has one action left") \
-    X(exposed_to_act, 0, "minus per own stack the enemy can capture, x its type's scarcity /100, side to act") \
-    X(exposed_waiting, 0, "minus per own stack the enemy can capture, x its type's scarcity /100, other side") \
-    X(central_tall, 0, "per own stack of height >= 2, per ring it stands inside the board edge")
+    X(exposed_to_act, 102, "minus per own stack the enemy can capture, x its type's scarcity /100, side to act") \
+    X(exposed_waiting, 101, "minus per own stack the enemy can capture, x its type's scarcity /100, other side") \
+    X(central_tall, 27, "per own stack of height >= 2, per ring it stands inside the board edge")
 
 #define TZ_WEIGHT_INDEX(name, deflt, help) TZW_##name,
 DECLARE_WEIGHTS(TZ_WEIGHTS, TZ_WEIGHT_INDEX, TZ_NWEIGHTS, TzWeights, TzWeightSet)
