@@ -136,7 +136,8 @@ static inline __attribute__((always_inline)) int eval_impl(const TzPos *p, doubl
         int exposed = 0;
         for (int t = 0; t < 3; t++)
             exposed += popcount64(att[e] & p->tops[3 * c + t]) * MARG[cl15(p->cnt[3 * c + t])];
-        const int ie = c == S ? TZW_exposed_to_act : TZW_exposed_waiting;
+        const int ie = p->phase == 1 ? (c == S ? TZW_exposed_to_act : TZW_exposed_waiting)
+                                     : (c == S ? TZW_exposed_last_to_act : TZW_exposed_last_waiting);
         exposed = exposed * tz_weights.v[ie] / 100;
         score[c] -= exposed;
         TRACE(ie, c, -exposed);

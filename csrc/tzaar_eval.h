@@ -30,8 +30,10 @@
     X(best_target_next, 14, "percent of the best stack the opponent can capture") \
     X(tempo_turn, 247, "side to act has a whole turn") \
     X(tempo_last, 20, "side to act has one action left") \
-    X(exposed_to_act, 102, "minus per own stack the enemy can capture, x its type's scarcity /100, side to act") \
-    X(exposed_waiting, 101, "minus per own stack the enemy can capture, x its type's scarcity /100, other side") \
+    X(exposed_to_act, 102, "minus per own stack the enemy can capture, x its type's scarcity /100: side to act, a whole turn") \
+    X(exposed_waiting, 101, "the same for the other side, while the side to act has a whole turn") \
+    X(exposed_last_to_act, 102, "the same for the side to act with one action left") \
+    X(exposed_last_waiting, 101, "the same for the other side, while the side to act has one action left") \
     X(central_tall, 27, "per own stack of height >= 2, per ring it stands inside the board edge")
 
 #define TZ_WEIGHT_INDEX(name, deflt, help) TZW_##name,

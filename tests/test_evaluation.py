@@ -182,32 +182,36 @@ TZAAR_MARGINAL = (0, 400, 200, 133, 100, 80, 67, 57, 50, 44, 40, 36, 33, 31, 29,
 
 def test_tzaar_exposure_and_central_height_terms_follow_the_rules_layer():
     """exposed_*: minus, per own stack some enemy stack may capture (the Python rules say
-    which), the marginal value of its type's visible count; central_tall: per own stack of
-    height >= 2, the rings between it and the board edge."""
+    which), the marginal value of its type's visible count, weighted by whether the side to
+    act has a whole turn (phase 1) or one action (phases 0, 2) and by side; central_tall: per
+    own stack of height >= 2, the rings between it and the board edge."""
     from engine.hexgrid import TZAAR_BOARD
-    weights = {"exposed_to_act": 100, "exposed_waiting": 40, "central_tall": 10}
+    weights = {"exposed_to_act": 100, "exposed_waiting": 40, "exposed_last_to_act": 150,
+               "exposed_last_waiting": 20, "central_tall": 10}
     saved = {w.name: w.value for w in core.weights("tzaar")}
     for name, value in weights.items():
         core.set_weight("tzaar", name, value)
     try:
-        checked = 0
+        checked = set()
         for g in positions_along_random_games(TzaarGame, seed=11):
-            value, terms = core.eval_terms(g.name, list(g.cells), g.side, g.core_phase)
-            if abs(value) >= 250_000:
-                continue  # decided: no terms
-            shares = {name: (white, black) for name, white, black in terms}
             counts = g.visible_counts()
-            for colour in (0, 1):
-                targets = {a.dst for a in g.captures(1 - colour)}
-                marginal = sum(TZAAR_MARGINAL[min(counts[g.cells[t][-1]], 15)] for t in targets)
-                name = "exposed_to_act" if colour == g.side else "exposed_waiting"
-                assert shares[name][colour] == -(marginal * weights[name] // 100), g.position()
-                rings = sum(4 - max(abs(x), abs(y), abs(x + y))
-                            for (x, y), stack in zip(TZAAR_BOARD.coords, g.cells)
-                            if len(stack) >= 2 and (stack[-1].islower()) == (colour == 0))
-                assert shares["central_tall"][colour] == 10 * rings, g.position()
-            checked += 1
-        assert checked > 50
+            for phase in {g.core_phase, 2}:
+                value, terms = core.eval_terms(g.name, list(g.cells), g.side, phase)
+                if abs(value) >= 250_000:
+                    continue  # decided: no terms
+                shares = {name: (white, black) for name, white, black in terms}
+                for colour in (0, 1):
+                    targets = {a.dst for a in g.captures(1 - colour)}
+                    marginal = sum(TZAAR_MARGINAL[min(counts[g.cells[t][-1]], 15)] for t in targets)
+                    name = ("exposed_" if phase == 1 else "exposed_last_") + \
+                        ("to_act" if colour == g.side else "waiting")
+                    assert shares[name][colour] == -(marginal * weights[name] // 100), g.position()
+                    rings = sum(4 - max(abs(x), abs(y), abs(x + y))
+                                for (x, y), stack in zip(TZAAR_BOARD.coords, g.cells)
+                                if len(stack) >= 2 and stack[-1].islower() == (colour == 0))
+                    assert shares["central_tall"][colour] == 10 * rings, g.position()
+                checked.add(phase)
+        assert checked == {0, 1, 2}
     finally:
         for name, value in saved.items():
             core.set_weight("tzaar", name, value)
