@@ -141,6 +141,20 @@ static inline __attribute__((always_inline)) int eval_impl(const TzPos *p, doubl
         exposed = exposed * tz_weights.v[ie] / 100;
         score[c] -= exposed;
         TRACE(ie, c, -exposed);
+        /* the pieces an exposed stack would lose, and stacks attacked twice (one
+         * capture of the attacker does not save them) */
+        int lost = 0, twice = 0;
+        for (uint64_t b = att[e] & p->col[c]; b; b &= b - 1) {
+            const int i = ctz64(b);
+            lost += p->h[i] - 1;
+            twice += p->natt[i] >= 2;
+        }
+        const int ih = c == S ? TZW_exposed_height_to_act : TZW_exposed_height_waiting;
+        lost *= tz_weights.v[ih];
+        twice *= w->exposed_twice;
+        score[c] -= lost + twice;
+        TRACE(ih, c, -lost);
+        TRACE(TZW_exposed_twice, c, -twice);
         /* tall stacks inside the edge see (and can strike along) more lines */
         const uint64_t tallc = p->tallm & p->col[c];
         int central = popcount64(tallc & ~TZ_RING[4]) + popcount64(tallc & (TZ_RING[1] | TZ_RING[2])) +

@@ -34,6 +34,9 @@
     X(exposed_waiting, 101, "the same for the other side, while the side to act has a whole turn") \
     X(exposed_last_to_act, 102, "the same for the side to act with one action left") \
     X(exposed_last_waiting, 101, "the same for the other side, while the side to act has one action left") \
+    X(exposed_height_to_act, 0, "minus per piece under the top of each own stack the enemy can capture, side to act") \
+    X(exposed_height_waiting, 0, "the same for the other side") \
+    X(exposed_twice, 0, "minus per own stack two or more enemy stacks can capture") \
     X(central_tall, 27, "per own stack of height >= 2, per ring it stands inside the board edge")
 
 #define TZ_WEIGHT_INDEX(name, deflt, help) TZW_##name,
