@@ -183,11 +183,13 @@ TZAAR_MARGINAL = (0, 400, 200, 133, 100, 80, 67, 57, 50, 44, 40, 36, 33, 31, 29,
 def test_tzaar_exposure_and_central_height_terms_follow_the_rules_layer():
     """exposed_*: minus, per own stack some enemy stack may capture (the Python rules say
     which), the marginal value of its type's visible count, weighted by whether the side to
-    act has a whole turn (phase 1) or one action (phases 0, 2) and by side; central_tall: per
+    act has a whole turn (phase 1) or one action (phases 0, 2) and by side; exposed_height_*:
+    minus its pieces under the top; exposed_twice: minus if two enemy stacks can; central_tall: per
     own stack of height >= 2, the rings between it and the board edge."""
     from engine.hexgrid import TZAAR_BOARD
     weights = {"exposed_to_act": 100, "exposed_waiting": 40, "exposed_last_to_act": 150,
-               "exposed_last_waiting": 20, "central_tall": 10}
+               "exposed_last_waiting": 20, "exposed_height_to_act": 7, "exposed_height_waiting": 3,
+               "exposed_twice": 5, "central_tall": 10}
     saved = {w.name: w.value for w in core.weights("tzaar")}
     for name, value in weights.items():
         core.set_weight("tzaar", name, value)
@@ -206,6 +208,12 @@ def test_tzaar_exposure_and_central_height_terms_follow_the_rules_layer():
                     name = ("exposed_" if phase == 1 else "exposed_last_") + \
                         ("to_act" if colour == g.side else "waiting")
                     assert shares[name][colour] == -(marginal * weights[name] // 100), g.position()
+                    name = "exposed_height_" + ("to_act" if colour == g.side else "waiting")
+                    buried = sum(len(g.cells[t]) - 1 for t in targets)
+                    assert shares[name][colour] == -weights[name] * buried, g.position()
+                    attackers = [a.dst for a in g.captures(1 - colour)]
+                    twice = sum(1 for t in targets if attackers.count(t) >= 2)
+                    assert shares["exposed_twice"][colour] == -5 * twice, g.position()
                     rings = sum(4 - max(abs(x), abs(y), abs(x + y))
                                 for (x, y), stack in zip(TZAAR_BOARD.coords, g.cells)
                                 if len(stack) >= 2 and stack[-1].islower() == (colour == 0))
