@@ -1,11 +1,13 @@
-/* TZAAR static evaluation: material by scarcity, tallest stacks, capture counts and
- * threats, each scaled by a named weight (tzaar_eval.h).  One body serves the search
- * (no trace, inlined away) and `eval`.
+/* TZAAR static evaluation: material by scarcity, tallest stacks, capture counts,
+ * threats and exposed stacks, each scaled by a named weight (tzaar_eval.h).  One
+ * body serves the search (no trace, inlined away) and `eval`.
  *
  * The shapes below were set by short self-play matches with the shared search at
  * equal nodes (30k nodes per action, 40-60 games per pair, colours alternated):
  * height bonus x6 over the first guess, type-count value /2, threat terms /3.
- * This evaluation beats a count+height-only one 40-0. */
+ * This evaluation beats a count+height-only one 40-0.  The weights were then fitted
+ * by Texel tuning on self-play (scripts/tune), with the exposure terms added: README,
+ * "Strength experiments", has the data and the SPRT results. */
 #include "tzaar_eval.h"
 #include "common.h"
 
