@@ -70,6 +70,7 @@ static uint64_t next_key(uint64_t *s)
 const int16_t TZ_HEIGHT_BONUS[32] = {0, 0, 40, 55, 63, 68, 71, 73, 75, 76, 77, 78, 78, 78, 78, 78,
                                      78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78};
 #define HB TZ_HEIGHT_BONUS
+uint64_t TZ_RING[5];
 
 static int point_at(int x, int y)
 {
@@ -98,6 +99,10 @@ void tz_global_init(void)
             if (x == 0 && y == 0) continue;
             PX[i] = (int8_t)x;
             PY[i] = (int8_t)y;
+            int r = x < 0 ? -x : x, ay = y < 0 ? -y : y, axy = x + y < 0 ? -(x + y) : x + y;
+            r = ay > r ? ay : r;
+            r = axy > r ? axy : r;
+            TZ_RING[r] |= BIT(i);
             i++;
         }
     }

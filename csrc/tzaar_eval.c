@@ -1,11 +1,13 @@
-/* TZAAR static evaluation: material by scarcity, tallest stacks, capture counts and
- * threats, each scaled by a named weight (tzaar_eval.h).  One body serves the search
- * (no trace, inlined away) and `eval`.
+/* TZAAR static evaluation: material by scarcity, tallest stacks, capture counts,
+ * threats and exposed stacks, each scaled by a named weight (tzaar_eval.h).  One
+ * body serves the search (no trace, inlined away) and `eval`.
  *
  * The shapes below were set by short self-play matches with the shared search at
  * equal nodes (30k nodes per action, 40-60 games per pair, colours alternated):
  * height bonus x6 over the first guess, type-count value /2, threat terms /3.
- * This evaluation beats a count+height-only one 40-0. */
+ * This evaluation beats a count+height-only one 40-0.  The weights were then fitted
+ * by Texel tuning on self-play (scripts/tune), with the exposure terms added: README,
+ * "Strength experiments", has the data and the SPRT results. */
 #include "tzaar_eval.h"
 #include "common.h"
 
@@ -132,6 +134,36 @@ static inline __attribute__((always_inline)) int eval_impl(const TzPos *p, doubl
             score[c] += w->all_safe;
             TRACE(TZW_all_safe, c, w->all_safe);
         }
+        /* own stacks the enemy can capture now, the scarce types' dearest */
+        int exposed = 0;
+        for (int t = 0; t < 3; t++)
+            exposed += popcount64(att[e] & p->tops[3 * c + t]) * MARG[cl15(p->cnt[3 * c + t])];
+        const int ie = p->phase == 1 ? (c == S ? TZW_exposed_to_act : TZW_exposed_waiting)
+                                     : (c == S ? TZW_exposed_last_to_act : TZW_exposed_last_waiting);
+        exposed = exposed * tz_weights.v[ie] / 100;
+        score[c] -= exposed;
+        TRACE(ie, c, -exposed);
+        /* the pieces an exposed stack would lose, and stacks attacked twice (one
+         * capture of the attacker does not save them) */
+        int lost = 0, twice = 0;
+        for (uint64_t b = att[e] & p->col[c]; b; b &= b - 1) {
+            const int i = ctz64(b);
+            lost += p->h[i] - 1;
+            twice += p->natt[i] >= 2;
+        }
+        const int ih = c == S ? TZW_exposed_height_to_act : TZW_exposed_height_waiting;
+        lost *= tz_weights.v[ih];
+        twice *= w->exposed_twice;
+        score[c] -= lost + twice;
+        TRACE(ih, c, -lost);
+        TRACE(TZW_exposed_twice, c, -twice);
+        /* tall stacks inside the edge see (and can strike along) more lines */
+        const uint64_t tallc = p->tallm & p->col[c];
+        int central = popcount64(tallc & ~TZ_RING[4]) + popcount64(tallc & (TZ_RING[1] | TZ_RING[2])) +
+                      popcount64(tallc & TZ_RING[1]);
+        central *= w->central_tall;
+        score[c] += central;
+        TRACE(TZW_central_tall, c, central);
         int caps = capval(ncap[c]) * w->captures / 100;
         score[c] += caps + w->stackings * nstk[c];
         TRACE(TZW_captures, c, caps);

