@@ -27,6 +27,23 @@ const WeightInfo SEARCH_TUNING_INFO[SEARCH_NTUNING] = {SEARCH_TUNING(WEIGHT_INFO
 
 static inline int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
+/* The parameters as one search reads them: each clamped to the range its help names. */
+static SearchTuning search_tuning_clamped(const SearchTuning *set)
+{
+    SearchTuning tu = *set;
+    tu.search_lmr_min_depth = clampi(tu.search_lmr_min_depth, 1, 20);
+    tu.search_lmr_min_move = clampi(tu.search_lmr_min_move, 1, 100);
+    tu.search_lmr_base = clampi(tu.search_lmr_base, 0, 400);
+    tu.search_lmr_log = clampi(tu.search_lmr_log, 0, 400);
+    tu.search_lmr_pv = clampi(tu.search_lmr_pv, 0, 400);
+    tu.search_lmr_history = clampi(tu.search_lmr_history, 0, 400);
+    tu.search_aspiration = clampi(tu.search_aspiration, 0, 100000);
+    tu.search_lmp = clampi(tu.search_lmp, 0, 100);
+    tu.search_countermove = clampi(tu.search_countermove, 0, 499);
+    tu.search_phase_extension = clampi(tu.search_phase_extension, 0, 2);
+    return tu;
+}
+
 /* 100 x ln(i) for late-move reductions; ln by halving into [1, 2) and the atanh series
  * (no libm needed). */
 static int LN100[256];

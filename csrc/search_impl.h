@@ -511,20 +511,7 @@ int CAT(search_, GP)(const POS *root, const SearchParams *prm, TT *tt, SearchRes
     sh.next_report_ns = prm->report_ms > 0 ? sat_add_ns(sh.start_ns, ms_to_ns(prm->report_ms)) : 0;
     sh.max_depth = prm->depth > 0 && prm->depth < MAX_PLY - 8 ? prm->depth : MAX_PLY - 8;
     sh.multipv = prm->multipv < 1 ? 1 : prm->multipv > MAX_MULTIPV ? MAX_MULTIPV : prm->multipv;
-    {
-        SearchTuning *tu = &sh.tu;
-        *tu = CAT(GP, _search_tuning).w;
-        tu->search_lmr_min_depth = clampi(tu->search_lmr_min_depth, 1, 20);
-        tu->search_lmr_min_move = clampi(tu->search_lmr_min_move, 1, 100);
-        tu->search_lmr_base = clampi(tu->search_lmr_base, 0, 400);
-        tu->search_lmr_log = clampi(tu->search_lmr_log, 0, 400);
-        tu->search_lmr_pv = clampi(tu->search_lmr_pv, 0, 400);
-        tu->search_lmr_history = clampi(tu->search_lmr_history, 0, 400);
-        tu->search_aspiration = clampi(tu->search_aspiration, 0, 100000);
-        tu->search_lmp = clampi(tu->search_lmp, 0, 100);
-        tu->search_countermove = clampi(tu->search_countermove, 0, 499);
-        tu->search_phase_extension = clampi(tu->search_phase_extension, 0, 2);
-    }
+    sh.tu = search_tuning_clamped(&CAT(GP, _search_tuning).w);
     pthread_mutex_init(&sh.lock, NULL);
 
     uint32_t moves[MAXMOVES];
