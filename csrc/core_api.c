@@ -270,10 +270,10 @@ static int weight_table(int game, int *i, WeightTable *t)
     int neval;
     if (game == CORE_GAME_DVONN) {
         *t = (WeightTable){dv_weights.v, DV_WEIGHT_INFO, neval = DV_NWEIGHTS};
-        if (*i >= neval) *t = (WeightTable){dv_search_tuning.v, SEARCH_TUNING_INFO, SEARCH_NTUNING};
+        if (*i >= neval) *t = (WeightTable){dv_search_tuning.v, DV_SEARCH_TUNING_INFO, SEARCH_NTUNING};
     } else if (game == CORE_GAME_TZAAR) {
         *t = (WeightTable){tz_weights.v, TZ_WEIGHT_INFO, neval = TZ_NWEIGHTS};
-        if (*i >= neval) *t = (WeightTable){tz_search_tuning.v, SEARCH_TUNING_INFO, SEARCH_NTUNING};
+        if (*i >= neval) *t = (WeightTable){tz_search_tuning.v, TZ_SEARCH_TUNING_INFO, SEARCH_NTUNING};
     } else {
         return -1;
     }

@@ -21,9 +21,10 @@ static inline int score_from_tt(int v, int ply)
     return v >= SCORE_PROVEN_MIN ? v - ply : v <= -SCORE_PROVEN_MIN ? v + ply : v;
 }
 
-SearchTuningSet dv_search_tuning = {{SEARCH_TUNING(WEIGHT_DEFAULT)}};
-SearchTuningSet tz_search_tuning = {{SEARCH_TUNING(WEIGHT_DEFAULT)}};
-const WeightInfo SEARCH_TUNING_INFO[SEARCH_NTUNING] = {SEARCH_TUNING(WEIGHT_INFO)};
+SearchTuningSet dv_search_tuning = {{DV_SEARCH_TUNING(WEIGHT_DEFAULT)}};
+SearchTuningSet tz_search_tuning = {{TZ_SEARCH_TUNING(WEIGHT_DEFAULT)}};
+const WeightInfo DV_SEARCH_TUNING_INFO[SEARCH_NTUNING] = {DV_SEARCH_TUNING(WEIGHT_INFO)};
+const WeightInfo TZ_SEARCH_TUNING_INFO[SEARCH_NTUNING] = {TZ_SEARCH_TUNING(WEIGHT_INFO)};
 
 static inline int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 

@@ -7,26 +7,32 @@
 #include "tt.h"
 
 /* Search parameters, named like the evaluation weights (one set per game, listed by `weights`
- * as <game>.search_*, changed between searches).  Defaults are the SPRT-confirmed settings;
- * an idea not confirmed stays at the value that switches it off.  Values outside the range
- * named in the help are clamped where they are read.  Reductions are in 1/100 ply. */
-#define SEARCH_TUNING(X) \
-    X(search_lmr_min_depth, 3, "reduce late quiet moves from this remaining depth (1..20)") \
-    X(search_lmr_min_move, 3, "... from this move index on (1..100)") \
-    X(search_lmr_base, 100, "reduction, flat part, 1/100 ply (0..400)") \
-    X(search_lmr_log, 0, "reduction, 1/100 ply per ln(depth) x ln(move index) (0..400)") \
-    X(search_lmr_pv, 0, "reduction, 1/100 ply less at PV nodes (0..400)") \
-    X(search_lmr_history, 0, "reduction, 1/100 ply less for a move with full history (0..400)") \
-    X(search_aspiration, 0, "root aspiration window half-width from depth 4 (0 = off; 1..100000)") \
-    X(search_lmp, 0, "late-move pruning at depth <= 2 outside the PV: quiet moves after this many x depth (0 = off)") \
-    X(search_countermove, 0, "ordering bonus of the reply that refuted the previous move (0 = off; 0..499)") \
-    X(search_phase_extension, 0, "plies added to a line crossing into a new phase (DVONN stacking; 0..2)")
+ * as <game>.search_*, changed between searches).  PER_GAME(dvonn, tzaar) gives each game's
+ * default: the SPRT-confirmed setting (README, "Search experiments"); an idea not confirmed
+ * stays at the value that switches it off.  Values outside the range named in the help are
+ * clamped where they are read.  Reductions are in 1/100 ply. */
+#define SEARCH_TUNING(X, PER_GAME) \
+    X(search_lmr_min_depth, PER_GAME(3, 3), "reduce late quiet moves from this remaining depth (1..20)") \
+    X(search_lmr_min_move, PER_GAME(3, 3), "... from this move index on (1..100)") \
+    X(search_lmr_base, PER_GAME(100, 100), "reduction, flat part, 1/100 ply (0..400)") \
+    X(search_lmr_log, PER_GAME(0, 0), "reduction, 1/100 ply per ln(depth) x ln(move index) (0..400)") \
+    X(search_lmr_pv, PER_GAME(0, 0), "reduction, 1/100 ply less at PV nodes (0..400)") \
+    X(search_lmr_history, PER_GAME(0, 0), "reduction, 1/100 ply less for a move with full history (0..400)") \
+    X(search_aspiration, PER_GAME(0, 0), "root aspiration window half-width from depth 4 (0 = off; 1..100000)") \
+    X(search_lmp, PER_GAME(3, 0), "late-move pruning at depth <= 2 outside the PV: quiet moves after this many x depth (0 = off)") \
+    X(search_countermove, PER_GAME(0, 0), "ordering bonus of the reply that refuted the previous move (0 = off; 0..499)") \
+    X(search_phase_extension, PER_GAME(0, 0), "plies added to a line crossing into a new phase (DVONN stacking; 0..2)")
+
+#define DVONN_DEFAULT(dvonn, tzaar) dvonn
+#define TZAAR_DEFAULT(dvonn, tzaar) tzaar
+#define DV_SEARCH_TUNING(X) SEARCH_TUNING(X, DVONN_DEFAULT)
+#define TZ_SEARCH_TUNING(X) SEARCH_TUNING(X, TZAAR_DEFAULT)
 
 #define SEARCH_TUNING_INDEX(name, deflt, help) ST_##name,
-DECLARE_WEIGHTS(SEARCH_TUNING, SEARCH_TUNING_INDEX, SEARCH_NTUNING, SearchTuning, SearchTuningSet)
+DECLARE_WEIGHTS(DV_SEARCH_TUNING, SEARCH_TUNING_INDEX, SEARCH_NTUNING, SearchTuning, SearchTuningSet)
 
 extern SearchTuningSet dv_search_tuning, tz_search_tuning;
-extern const WeightInfo SEARCH_TUNING_INFO[SEARCH_NTUNING];
+extern const WeightInfo DV_SEARCH_TUNING_INFO[SEARCH_NTUNING], TZ_SEARCH_TUNING_INFO[SEARCH_NTUNING];
 
 #define MAX_PLY 200
 #define SCORE_INF 2000000000

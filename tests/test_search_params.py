@@ -72,10 +72,18 @@ def test_search_parameters_follow_the_evaluation_weights_and_have_no_eval_terms(
     assert [t[0] for t in terms] == [w.name for w in core.eval_weights("dvonn")]
 
 
+def test_each_game_has_its_own_defaults():
+    """Late-move pruning passed its SPRT in DVONN only (README, "Search experiments")."""
+    defaults = {g: {w.name: w.default for w in core.weights(g)} for g in ("dvonn", "tzaar")}
+    assert defaults["dvonn"]["search_lmp"] == 3 and defaults["tzaar"]["search_lmp"] == 0
+    assert {n: v for n, v in defaults["dvonn"].items() if n.startswith("search_") and n != "search_lmp"} == \
+        {n: v for n, v in defaults["tzaar"].items() if n.startswith("search_") and n != "search_lmp"}
+
+
 @pytest.mark.parametrize("name, value, fewer", [
     ("search_lmr_log", 100, True),           # deeper reductions of late moves
     ("search_lmr_base", 0, False),           # no flat reduction: more nodes
-    ("search_lmp", 1, True),                 # late quiet moves pruned near the horizon
+    ("search_lmp", 0, False),                # DVONN prunes late quiet moves by default: off, more nodes
 ])
 def test_each_reduction_parameter_changes_the_tree_and_its_default_restores_it(setting, name, value, fewer):
     g = dvonn_at(49, 6)
