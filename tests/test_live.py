@@ -268,21 +268,27 @@ def test_ponder_option_values(engine):
 
 @needs_core
 def test_multipv_scores_are_exact_minimax_values_of_each_candidate():
-    """At depth 3 nothing is reduced, so each candidate's score must equal minus the depth-2
-    value of the position after it, searched on its own (DVONN placement: no game ends)."""
+    """At depth 3 nothing is reduced, and with late-move pruning off nothing is pruned, so each
+    candidate's score must equal minus the depth-2 value of the position after it, searched on
+    its own (DVONN placement: no game ends)."""
     from engine.games import GAMES
     game = GAMES["dvonn"].start()
     for text in "D3 E3 F3 A1 C2 G4".split():
         game.play_text(text)
-    core.clear_hash()
-    result = core.search("dvonn", game.cells, game.side, game.core_phase, depth=3, multipv=6)
-    exact = {}
-    for move in game.legal_moves():
-        game.push(move)
+    pruning = next(w for w in core.weights("dvonn") if w.name == "search_lmp")
+    core.set_weight("dvonn", "search_lmp", 0)
+    try:
         core.clear_hash()
-        reply = core.search("dvonn", game.cells, game.side, game.core_phase, depth=2)
-        game.pop()
-        exact[game.move_text(move)] = -reply.score
+        result = core.search("dvonn", game.cells, game.side, game.core_phase, depth=3, multipv=6)
+        exact = {}
+        for move in game.legal_moves():
+            game.push(move)
+            core.clear_hash()
+            reply = core.search("dvonn", game.cells, game.side, game.core_phase, depth=2)
+            game.pop()
+            exact[game.move_text(move)] = -reply.score
+    finally:
+        core.set_weight("dvonn", "search_lmp", pruning.value)
     assert len(result.lines) == 6 and result.lines[0].score == result.score
     best = sorted(exact.values(), reverse=True)[:6]
     assert [line.score for line in result.lines] == best
