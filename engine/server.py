@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import time
 from typing import Callable, Optional, TextIO
 
 from . import ENGINE_NAME, __version__, book, core, gtp
@@ -123,6 +124,7 @@ class Server:
         only: the others are fallbacks and sanity opponents)."""
         if self.options.book != "on" or self.options.player != "core":
             return None
+        started = time.monotonic()
         found = book.lookup(self.game)
         if found is None:
             return None
@@ -132,7 +134,8 @@ class Server:
         if self.options.info == "on":
             print(f"info book {text} games {entry.games} score {entry.score:.3f}",
                   file=sys.stderr, flush=True)
-        return Thought(move, pv=[text], source="book")
+        return Thought(move, pv=[text], source="book",
+                       time_ms=(time.monotonic() - started) * 1000)
 
     def handle(self, cmd: gtp.Command) -> tuple[bool, str]:
         if cmd.error:
