@@ -66,6 +66,8 @@ class DvonnGame(GameBase[Move]):
     core_kinds = ("move", "place", "pass")
     record_codec = "engine.records.littlegolem_dvonn"
     result_margin = True                # the height difference
+    book_file = "dvonn-book.txt"        # the first placements (engine/book.py, scripts/book)
+    symmetries = BOARD.symmetries       # the 180° rotation and the two mirror axes
 
     def __init__(self) -> None:
         super().__init__()
@@ -96,6 +98,20 @@ class DvonnGame(GameBase[Move]):
 
     def core_action_text(self, action: tuple[str, int, int]) -> str:
         return self.move_text(Move(*action))
+
+    def book_key(self, perm: tuple[int, ...]) -> Optional[str]:
+        """Placement positions only: one letter per point ('.' empty) in point order."""
+        if self.placed >= POINTS:
+            return None
+        key = ["."] * POINTS
+        for point, stack in enumerate(self.cells):
+            if stack:
+                key[perm[point]] = stack
+        return "".join(key)
+
+    def map_move(self, move: Move, perm: tuple[int, ...]) -> Move:
+        return Move(move.kind, perm[move.src] if move.src >= 0 else -1,
+                    perm[move.dst] if move.dst >= 0 else -1)
 
     def moves_to_go(self) -> int:
         if self.placed < POINTS:  # placement gets roughly a third of the game's time

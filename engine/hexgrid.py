@@ -8,6 +8,8 @@ once per board, so the rules modules do only table look-ups.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import product
 from typing import Iterable, Sequence
 
 
@@ -52,6 +54,30 @@ class HexBoard:
     @property
     def size(self) -> int:
         return len(self.coords)
+
+    @cached_property
+    def symmetries(self) -> tuple[tuple[int, ...], ...]:
+        """Every map of the board onto itself that keeps the grid's lines, as point
+        permutations (perm[i] = the image of point i), the identity first.
+
+        Found, not listed: each integer linear map that permutes the six directions
+        (so it keeps neighbours and straight lines) and, moved by one translation,
+        takes the point set onto itself.  DVONN's board has four (identity, the 180°
+        rotation and the two mirror axes), the regular TZAAR hexagon twelve."""
+        steps = set(self.directions)
+        found = []
+        for a, b, c, d in product((-1, 0, 1), repeat=4):
+            def linear(x, y, a=a, b=b, c=c, d=d):
+                return a * x + b * y, c * x + d * y
+            if {linear(*step) for step in steps} != steps:
+                continue
+            mapped = [linear(x, y) for x, y in self.coords]
+            (ox, oy), (mx, my) = min(self.coords), min(mapped)  # a translation keeps the minimum
+            moved = [(x + ox - mx, y + oy - my) for x, y in mapped]
+            if set(moved) == set(self.coords):
+                found.append(tuple(self.index[xy] for xy in moved))
+        identity = tuple(range(self.size))
+        return tuple(sorted(found, key=lambda perm: perm != identity))
 
     def parse_point(self, text: str) -> int:
         """Point index for a name such as ``D3`` (case-insensitive); ValueError if none."""

@@ -36,6 +36,7 @@ class Options:
     ponder: str = choice("off", "off", "on")  # search on the opponent's time (engine/ponder.py)
     timeman: str = choice("classic", "classic", "adaptive")  # adaptive: soft/hard clock use (not yet
                                                              # SPRT-confirmed, hence classic; protocol.md 6.3)
+    book: str = choice("off", "off", "on")    # genmove plays the game's opening book (engine/book.py)
 
     def listing(self) -> str:
         """One line per option: name, value, type and range or choices."""

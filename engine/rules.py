@@ -87,6 +87,8 @@ class GameBase(Generic[M]):
     core_kinds: ClassVar[tuple[str, ...]] = ()  # the core's move kind k is core_kinds[k]
     record_codec: ClassVar[Optional[str]] = None  # module that writes its records
     result_margin: ClassVar[bool] = False  # a result has a margin (W+12), not only won/lost
+    book_file: ClassVar[Optional[str]] = None  # its opening book in engine/data (None: no book)
+    symmetries: ClassVar[tuple[tuple[int, ...], ...]] = ()  # point maps that keep the rules
 
     # --- state every game keeps ------------------------------------------------
     cells: list[str]                    # one stack per point, bottom to top
@@ -177,6 +179,16 @@ class GameBase(Generic[M]):
 
     def core_action_text(self, action: tuple[str, int, int]) -> str:
         """One decoded core action (a PV entry) as text."""
+        raise NotImplementedError
+
+    # opening book (engine/book.py): only for a game with a book_file
+    def book_key(self, perm: tuple[int, ...]) -> Optional[str]:
+        """This position seen through the point map `perm` (one of `symmetries`) as a book
+        key; None where the book has nothing (past the phase it covers)."""
+        return None
+
+    def map_move(self, move: M, perm: tuple[int, ...]) -> M:
+        """`move` seen through the point map `perm`."""
         raise NotImplementedError
 
     # clock and players

@@ -103,6 +103,24 @@ def test_tiny_match_with_random_players(tmp_path):
     assert all(f"| opening {' '.join(opening)} |" in line for line in lines)
 
 
+def test_dvonn_from_the_empty_board_games_vary_by_the_engines_seed(tmp_path):
+    """No prefix (the opening-book screen): without --dvonn-openings, or with prefixes of 0
+    placements, every game starts empty and the engines' seed option makes them differ."""
+    engine = f"{sys.executable} -m engine"
+    runs = []
+    for extra in ([], ["--dvonn-openings", "1", "--dvonn-opening-plies", "0"]):
+        records = tmp_path / f"games{len(extra)}.txt"
+        result = run_match("--game", "dvonn", "--a", engine, "--b", engine, "--games", "2",
+                           "--movetime", "0", "--a-setup", "option nodes 300",
+                           "--b-setup", "option nodes 300", "--records", str(records), *extra)
+        assert result.returncode == 0, result.stderr
+        runs.append(records.read_text().strip().split("\n"))
+    assert runs[0] == runs[1]
+    heads = [line.split(" | ")[0] for line in runs[0]]
+    assert heads == ["1 A=w newgame dvonn", "2 A=b newgame dvonn"]
+    assert runs[0][0].split(" | ")[2] != runs[0][1].split(" | ")[2]
+
+
 def test_sprt_stops_early(tmp_path):
     # the search against the random player: a wide H1 margin is accepted within a few games
     engine = f"{sys.executable} -m engine"
