@@ -127,6 +127,11 @@ class GameBase(Generic[M]):
     def result(self) -> Optional[str]:
         raise NotImplementedError
 
+    def white_points(self) -> float:
+        """A finished game's result for White: 1 won, 0.5 drawn, 0 lost."""
+        result = self.result()
+        return 0.5 if result == "0" else 1.0 if result.startswith("W") else 0.0
+
     def legal_moves(self) -> list[M]:
         raise NotImplementedError
 
