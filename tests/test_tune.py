@@ -49,6 +49,33 @@ def test_weights_outside_the_mask_stay_as_they_were():
     assert fitted[0] != start[0]
 
 
+def test_the_blend_is_the_results_at_lam_1_and_the_scores_win_probability_at_lam_0():
+    results = np.array([1.0, 0.0, 0.5])
+    scores = np.array([400.0, -400.0, 0.0])
+    assert list(tune.blended_targets(results, scores, 1.0, 1.0)) == [1.0, 0.0, 0.5]
+    assert tune.blended_targets(results, scores, 1.0, 0.0) == pytest.approx([10 / 11, 1 / 11, 0.5])
+    assert tune.blended_targets(results, scores, 1.0, 0.25) == pytest.approx(
+        [0.25 + 0.75 * 10 / 11, 0.75 / 11, 0.5])
+
+
+def test_fitting_search_scores_alone_recovers_the_weights_behind_them():
+    # Scores from known weights with noise, results pure coin flips: at lam 0 the fit
+    # follows the scores, not the (uninformative) results.
+    features, true_weights = synthetic(5, n=5000)
+    rng = np.random.default_rng(6)
+    scores = features @ true_weights + rng.normal(0, 20, len(features))
+    results = rng.integers(0, 2, len(features)).astype(float)
+    targets = tune.blended_targets(results, scores, 1.0, 0.0)
+    fitted = tune.fit_weights(features, true_weights * 0.5, targets, 1.0)
+    assert fitted == pytest.approx(true_weights, rel=0.1)
+
+
+def test_a_lam_outside_0_to_1_is_refused():
+    run = subprocess.run([sys.executable, str(REPO / "scripts" / "tune"), "--game", "dvonn",
+                          "--lam", "1.5", "x.jsonl"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and "--lam must be between 0 and 1" in run.stderr
+
+
 def test_selfplay_then_tune_writes_a_weights_file_the_engine_loads(tmp_path):
     from engine import core
     if not core.AVAILABLE:
