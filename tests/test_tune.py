@@ -40,6 +40,15 @@ def test_game_results_drawn_from_the_model_give_the_weights_back_roughly():
     assert fitted == pytest.approx(true_weights, rel=0.15)
 
 
+def test_a_constant_feature_such_as_a_tempo_bonus_is_fitted_with_the_others():
+    # A constant column has no spread; it must neither stall the fit nor be the only one moved.
+    features, true_weights = synthetic(7, n=4000)
+    features[:, 3] = 1.0
+    results = tune.win_probability(np, features @ true_weights, 1.0)
+    fitted = tune.fit_weights(features, true_weights * np.array([0.5, 2.0, 0.7, 3.0]), results, 1.0)
+    assert fitted == pytest.approx(true_weights, rel=2e-2)
+
+
 def test_weights_outside_the_mask_stay_as_they_were():
     features, true_weights = synthetic(4, n=500)
     results = tune.win_probability(np, features @ true_weights, 1.0)
