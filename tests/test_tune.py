@@ -85,6 +85,12 @@ def test_a_lam_outside_0_to_1_is_refused():
     assert run.returncode == 2 and "--lam must be between 0 and 1" in run.stderr
 
 
+def test_a_negative_k_is_refused():
+    run = subprocess.run([sys.executable, str(REPO / "scripts" / "tune"), "--game", "dvonn",
+                          "--k", "-1", "x.jsonl"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and "--k must be positive" in run.stderr
+
+
 def test_selfplay_then_tune_writes_a_weights_file_the_engine_loads(tmp_path):
     from engine import core
     if not core.AVAILABLE:
@@ -102,6 +108,11 @@ def test_selfplay_then_tune_writes_a_weights_file_the_engine_loads(tmp_path):
     assert run.returncode == 0, run.stderr
     text = weights.read_text()
     assert text.startswith("# scripts/tune: ") and "dvonn.field " in text
+    fixed = subprocess.run([sys.executable, str(REPO / "scripts" / "tune"), "--game", "dvonn",
+                            "--k", "0.5", "--lam", "0.5", str(data)], capture_output=True, text=True,
+                           timeout=300)
+    assert fixed.returncode == 0, fixed.stderr
+    assert ", K 0.5000, lam 0.5, " in fixed.stdout.splitlines()[0]
     engine = subprocess.run([sys.executable, "-m", "engine"], input=f"weights load {weights}\nquit\n",
                             capture_output=True, text=True, cwd=REPO, timeout=60)
     assert engine.stdout.startswith(f"= {len(core.eval_weights('dvonn'))}\n")
