@@ -86,6 +86,7 @@ void dv_global_init(void)
         for (int b2 = 0; b2 < DV_BITS; b2++)
             DIST[b][b2] = (uint8_t)hex_dist(c, r, b2 % 11, b2 / 11);
     }
+    dv_eval_init();
 }
 
 /* Which of the six neighbours of b (cyclic order) are in occ. */
