@@ -193,6 +193,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
 
         POS c = *p;
         G(play)(&c, m);
+        if (newdepth > 0) tt_prefetch(tt, G(hash)(&c));
         int same = G(side)(&c) == side;
         int cd = newdepth;
         if (tu->search_phase_extension && G(phase_change)(p, &c)) cd += tu->search_phase_extension;

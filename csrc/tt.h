@@ -35,6 +35,11 @@ void tt_free(TT *tt);
 void tt_clear(TT *tt);
 void tt_new_search(TT *tt);
 int  tt_probe(const TT *tt, uint64_t key, TTHit *hit);
+/* Start loading key's bucket into the cache (a probe of it follows soon). */
+static inline void tt_prefetch(const TT *tt, uint64_t key)
+{
+    __builtin_prefetch(tt->slots + (size_t)((key >> 20) & tt->mask) * 4);
+}
 void tt_store(TT *tt, uint64_t key, uint32_t move, int32_t score, int depth, int flag);
 
 #endif
