@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BUCKET 4
+#define BUCKET TT_BUCKET
 
 static inline uint64_t pack(uint32_t move, int32_t score, int depth, int flag, unsigned age)
 {
