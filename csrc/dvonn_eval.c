@@ -99,7 +99,8 @@ static uint64_t BYTE_MASK[256];  /* bit i of the index -> byte i = 0xFF */
 void dv_eval_init(void)
 {
     for (int r = 0; r < DV_BITS; r++)
-        for (int b = 0; b < 64; b++) FIELD_FROM[r][b] = b < DV_BITS ? (uint8_t)FIELD_ADD[DIST[b][r]] : 0;
+        for (int b = 0; b < 64; b++)  /* off-board cells: 0 (DIST is only meant for board cells) */
+            FIELD_FROM[r][b] = (VALID >> r & 1) && b < DV_BITS && (VALID >> b & 1) ? (uint8_t)FIELD_ADD[DIST[b][r]] : 0;
     for (int b = 0; b < DV_BITS; b++)
         for (int h = 0; h <= 10; h++) {
             int k = 0;
