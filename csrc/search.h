@@ -92,6 +92,7 @@ static inline int search_terminal_score(int score_white, int side, int ply)
 }
 
 #include "dvonn.h"
+#include "dvonn_order.h"
 int search_dv(const DvPos *root, const SearchParams *prm, TT *tt, SearchResult *res);
 #include "tzaar.h"
 int search_tz(const TzPos *root, const SearchParams *prm, TT *tt, SearchResult *res);
