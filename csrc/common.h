@@ -31,11 +31,13 @@ static inline uint64_t splitmix64(uint64_t x)
  * Searches try moves in this order and mostly cut off early, so a full sort would be wasted. */
 static inline __attribute__((always_inline)) uint32_t pick_next(uint32_t *moves, int32_t *score, int i, int n)
 {
+    /* The first of the best: the maximum (a branch-free loop the compiler vectorises), then
+     * the first slot holding it. */
+    int32_t s = score[i];
+    for (int k = i + 1; k < n; k++) s = score[k] > s ? score[k] : s;
     int j = i;
-    for (int k = i + 1; k < n; k++)
-        if (score[k] > score[j]) j = k;
+    while (score[j] != s) j++;
     uint32_t m = moves[j];
-    int32_t s = score[j];
     moves[j] = moves[i]; score[j] = score[i];
     moves[i] = m; score[i] = s;
     return m;

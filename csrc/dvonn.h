@@ -40,12 +40,13 @@ int      dv_side(const DvPos *p);
 int      dv_over(const DvPos *p, int *score_white);
 int      dv_eval(const DvPos *p);
 uint64_t dv_hash(const DvPos *p);
-int      dv_move_order(const DvPos *p, uint32_t move);
 /* The move from parent to child starts a new phase (the search may extend it). */
 int      dv_phase_change(const DvPos *parent, const DvPos *child);
 uint64_t dv_perft(const DvPos *p, int depth);
 
 /* Export back to canonical arrays (height, top 0/1/2, number of reds is not
  * tracked exactly: extra = 1 if the stack contains red). */
+
+/* dv_move_order (ordering hint) is inline in dvonn_order.h. */
 
 #endif

@@ -3,6 +3,8 @@
 #include "dvonn_eval.h"
 #include "dvonn_geom.h"
 
+#include <string.h>
+
 DvWeightSet dv_weights = {{DV_WEIGHTS(WEIGHT_DEFAULT)}};
 const WeightInfo DV_WEIGHT_INFO[DV_NWEIGHTS] = {DV_WEIGHTS(WEIGHT_INFO)};
 
@@ -86,59 +88,90 @@ static int cut_gain(const DvPos *p, int s, uint64_t cutv)
     return best;
 }
 
-/* Stacking phase: weighted sums per colour in 1/64 point, then the cut-off threats. */
+/* FIELD_FROM[r][b]: what a red stack on r adds to cell b's field value (bytes, padded to 64
+ * cells so the per-red adds are whole vectors). */
+static uint8_t FIELD_FROM[DV_BITS][64] __attribute__((aligned(64)));
+/* LAND_CELLS[b][h]: the (up to six) landing points at distance h, padded with 63 (never
+ * occupied), so a stack's landing values are six loads without a data-dependent loop. */
+static uint8_t LAND_CELLS[DV_BITS][11][8];
+static uint64_t BYTE_MASK[256];  /* bit i of the index -> byte i = 0xFF */
+
+void dv_eval_init(void)
+{
+    for (int r = 0; r < DV_BITS; r++)
+        for (int b = 0; b < 64; b++)  /* off-board cells: 0 (DIST is only meant for board cells) */
+            FIELD_FROM[r][b] = (VALID >> r & 1) && b < DV_BITS && (VALID >> b & 1) ? (uint8_t)FIELD_ADD[DIST[b][r]] : 0;
+    for (int b = 0; b < DV_BITS; b++)
+        for (int h = 0; h <= 10; h++) {
+            int k = 0;
+            for (uint64_t t = LAND[b][h]; t; t &= t - 1) LAND_CELLS[b][h][k++] = (uint8_t)ctz64(t);
+            while (k < 8) LAND_CELLS[b][h][k++] = 63;
+        }
+    for (int m = 0; m < 256; m++) {
+        BYTE_MASK[m] = 0;
+        for (int i = 0; i < 8; i++) if (m >> i & 1) BYTE_MASK[m] |= 0xFFull << (8 * i);
+    }
+}
+
+/* Stacking phase: weighted sums per colour in 1/64 point, then the cut-off threats.  Each
+ * term's sum is gathered first and weighted once (integer sums: the same value in any order;
+ * the trace's quotients by 64 are exact in a double, so its sums are too). */
 static inline __attribute__((always_inline)) int stacking_eval(const DvPos *p, const DvWeights *w, double *tr)
 {
-    int reds[DV_POINTS], nr = 0;
-    for (uint64_t r = p->red; r; r &= r - 1) reds[nr++] = ctz64(r);
-    uint8_t field[DV_BITS];
-    for (uint64_t o = p->occ; o; o &= o - 1) {
-        int b = ctz64(o), f = 64;
-        for (int i = 0; i < nr; i++) f += FIELD_ADD[DIST[b][reds[i]]];
-        field[b] = (uint8_t)(f > 255 ? 255 : f);
+    /* field[b] = min(255, 64 + the reds' FIELD_ADD), every cell at once (saturating adds) */
+    uint8_t field[64] __attribute__((aligned(64)));
+    for (int b = 0; b < 64; b++) field[b] = 64;
+    for (uint64_t r = p->red; r; r &= r - 1) {
+        const uint8_t *add = FIELD_FROM[ctz64(r)];
+        for (int b = 0; b < 64; b++) {
+            uint8_t f = (uint8_t)(field[b] + add[b]);
+            field[b] = f < add[b] ? 255 : f;
+        }
     }
+    /* the same, 0 on empty cells */
+    union { uint8_t b[64]; uint64_t w[8]; } fo;
+    memcpy(fo.w, field, 64);
+    for (int i = 0; i < 8; i++) fo.w[i] &= BYTE_MASK[p->occ >> (8 * i) & 255];
     uint64_t sur = surrounded(p->occ);
     int v[2] = {0, 0}, reach[2] = {0, 0}; /* tallest enemy stack a mobile stack can take */
     for (int s = 0; s < 2; s++) {
-        uint64_t enemy = p->col[s ^ 1];
-        int acc = 0;
-        for (uint64_t o = p->col[s]; o; o &= o - 1) {
+        uint64_t enemy = p->col[s ^ 1], own = p->col[s];
+        /* sums of field values and heights over own stacks and their landing points */
+        /* unsigned: a huge weight wraps as the old per-term int sums did */
+        unsigned fsum = 0, h_red = 0, h_near = 0, h_far = 0, lsum = 0, rsum = 0, esum = 0, ehsum = 0;
+        int rs = 0;
+        for (uint64_t o = own; o; o &= o - 1) {
             int b = ctz64(o), h = p->height[b];
-            acc += w->field * field[b];
-            TRACE(DVW_field, s, w->field * field[b] / 64.0);
+            fsum += field[b];
             /* Height counts where it is safe: in or next to a red stack. */
-            if (p->red >> b & 1) {
-                acc += w->height_on_red * h;
-                TRACE(DVW_height_on_red, s, w->height_on_red * h / 64.0);
-            } else if (field[b] >= 80) {
-                acc += w->height_near_red * h;
-                TRACE(DVW_height_near_red, s, w->height_near_red * h / 64.0);
-            } else {
-                acc += w->height_far * h;
-                TRACE(DVW_height_far, s, w->height_far * h / 64.0);
-            }
+            if (p->red >> b & 1) h_red += h;
+            else if (field[b] >= 80) h_near += h;
+            else h_far += h;
             if (h > 10) continue;
             uint64_t t = LAND[b][h] & p->occ;
-            int mobile = !(sur >> b & 1);
-            for (; t; t &= t - 1) {
-                int tb = ctz64(t);
-                acc += w->landing * field[tb];
-                TRACE(DVW_landing, s, w->landing * field[tb] / 64.0);
-                if (mobile) {
-                    if (p->red >> tb & 1) {
-                        acc += w->landing_on_red * field[tb];
-                        TRACE(DVW_landing_on_red, s, w->landing_on_red * field[tb] / 64.0);
-                    }
-                    if (enemy >> tb & 1) {
-                        if (p->height[tb] > reach[s]) reach[s] = p->height[tb];
-                        acc += w->landing_on_enemy * field[tb] + w->enemy_height_in_reach * p->height[tb];
-                        TRACE(DVW_landing_on_enemy, s, w->landing_on_enemy * field[tb] / 64.0);
-                        TRACE(DVW_enemy_height_in_reach, s, w->enemy_height_in_reach * p->height[tb] / 64.0);
-                    }
-                }
+            const uint8_t *lc = LAND_CELLS[b][h];
+            lsum += fo.b[lc[0]] + fo.b[lc[1]] + fo.b[lc[2]] + fo.b[lc[3]] + fo.b[lc[4]] + fo.b[lc[5]];
+            if (sur >> b & 1) continue;  /* immobile: its landing points only */
+            for (uint64_t x = t & p->red; x; x &= x - 1) rsum += field[ctz64(x)];
+            for (uint64_t x = t & enemy; x; x &= x - 1) {
+                int tb = ctz64(x), th = p->height[tb];
+                esum += field[tb];
+                ehsum += th;
+                if (th > rs) rs = th;
             }
         }
-        v[s] = acc;
+        reach[s] = rs;
+        v[s] = (int)(w->field * fsum + w->height_on_red * h_red + w->height_near_red * h_near +
+                     w->height_far * h_far + w->landing * lsum + w->landing_on_red * rsum +
+                     w->landing_on_enemy * esum + w->enemy_height_in_reach * ehsum);
+        TRACE(DVW_field, s, (double)w->field * fsum / 64.0);
+        TRACE(DVW_height_on_red, s, (double)w->height_on_red * h_red / 64.0);
+        TRACE(DVW_height_near_red, s, (double)w->height_near_red * h_near / 64.0);
+        TRACE(DVW_height_far, s, (double)w->height_far * h_far / 64.0);
+        TRACE(DVW_landing, s, (double)w->landing * lsum / 64.0);
+        TRACE(DVW_landing_on_red, s, (double)w->landing_on_red * rsum / 64.0);
+        TRACE(DVW_landing_on_enemy, s, (double)w->landing_on_enemy * esum / 64.0);
+        TRACE(DVW_enemy_height_in_reach, s, (double)w->enemy_height_in_reach * ehsum / 64.0);
     }
     if (w->mobile_stacks || w->stuck_pieces) {
         /* Landing cells only ever empty in this phase: no landing now means none later,

@@ -35,6 +35,7 @@ extern SearchTuningSet dv_search_tuning, tz_search_tuning;
 extern const WeightInfo DV_SEARCH_TUNING_INFO[SEARCH_NTUNING], TZ_SEARCH_TUNING_INFO[SEARCH_NTUNING];
 
 #define MAX_PLY 200
+#define EVAL_CACHE_SIZE 8192  /* leaf evaluations kept per thread (a power of 2; 128 KB) */
 #define SCORE_INF 2000000000
 #define SCORE_WIN 1000000       /* game won; the margin and the length are added */
 #define SCORE_MARGIN 256        /* per point of final margin (>= MAX_PLY so margin beats length) */
@@ -91,6 +92,7 @@ static inline int search_terminal_score(int score_white, int side, int ply)
 }
 
 #include "dvonn.h"
+#include "dvonn_order.h"
 int search_dv(const DvPos *root, const SearchParams *prm, TT *tt, SearchResult *res);
 #include "tzaar.h"
 int search_tz(const TzPos *root, const SearchParams *prm, TT *tt, SearchResult *res);

@@ -33,6 +33,9 @@ typedef struct {
     int nlines;
     SearchLine lines[MAX_MULTIPV];  /* this iteration's best candidates, best first */
     pthread_t tid;
+    /* Leaf evaluations by position key: the same leaf is often reached again by the same
+     * moves in another order.  Per thread, one search long (the weights stay the same). */
+    struct { uint64_t key; int32_t eval; } eval_cache[EVAL_CACHE_SIZE];
 } S(Thread);
 
 struct S(Shared) {
@@ -120,7 +123,16 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
             *proven = 1;
             return search_terminal_score(sw, side, ply);
         }
-        int e = G(eval)(p);
+        uint64_t key = G(hash)(p);
+        unsigned slot = (unsigned)key & (EVAL_CACHE_SIZE - 1);
+        int e;
+        if (t->eval_cache[slot].key == key && key) {  /* key 0 is an empty slot */
+            e = t->eval_cache[slot].eval;
+        } else {
+            e = G(eval)(p);
+            t->eval_cache[slot].key = key;
+            t->eval_cache[slot].eval = e;
+        }
         return e > SCORE_EVAL_MAX ? SCORE_EVAL_MAX : e < -SCORE_EVAL_MAX ? -SCORE_EVAL_MAX : e;
     }
 
@@ -181,6 +193,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
 
         POS c = *p;
         G(play)(&c, m);
+        if (newdepth > 0) tt_prefetch(tt, G(hash)(&c));
         int same = G(side)(&c) == side;
         int cd = newdepth;
         if (tu->search_phase_extension && G(phase_change)(p, &c)) cd += tu->search_phase_extension;

@@ -48,6 +48,7 @@ int  solve_tt_init(SolveTT *tt, int log2_slots); /* 0 ok, -1 no memory */
 void solve_tt_clear(SolveTT *tt);
 
 #include "dvonn.h"
+#include "dvonn_order.h"
 int solve_dv(const DvPos *root, const SolveParams *prm, SolveTT *tt, SolveResult *res);
 #include "tzaar.h"
 int solve_tz(const TzPos *root, const SolveParams *prm, SolveTT *tt, SolveResult *res);

@@ -9,6 +9,7 @@
 #define TT_EXACT 3
 #define TT_LOWER 1
 #define TT_UPPER 2
+#define TT_BUCKET 4         /* slots per bucket: one 64-byte cache line */
 #define TT_DEPTH_PROVEN 255 /* value backed up from game ends only: valid at any depth */
 
 typedef struct {
@@ -35,6 +36,11 @@ void tt_free(TT *tt);
 void tt_clear(TT *tt);
 void tt_new_search(TT *tt);
 int  tt_probe(const TT *tt, uint64_t key, TTHit *hit);
+/* Start loading key's bucket into the cache (a probe of it follows soon). */
+static inline void tt_prefetch(const TT *tt, uint64_t key)
+{
+    __builtin_prefetch(tt->slots + (size_t)((key >> 20) & tt->mask) * TT_BUCKET);
+}
 void tt_store(TT *tt, uint64_t key, uint32_t move, int32_t score, int depth, int flag);
 
 #endif

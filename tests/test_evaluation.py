@@ -277,3 +277,18 @@ def test_tzaar_exposure_and_central_height_terms_follow_the_rules_layer():
     finally:
         for name, value in saved.items():
             core.set_weight("tzaar", name, value)
+
+
+def test_dvonn_evaluation_values_stay_the_same():
+    """Speed work must not change one value: a checksum of the evaluations along four random
+    games (default weights), taken from the build before the evaluation was restructured."""
+    import hashlib
+    rng = random.Random(17)
+    values = []
+    for _ in range(4):
+        g = DvonnGame()
+        while not g.over:
+            values.append(core.evaluate(g.name, list(g.cells), g.side, g.core_phase))
+            g.push(rng.choice(g.legal_moves()))
+    assert len(values) == 321
+    assert hashlib.sha256(" ".join(map(str, values)).encode()).hexdigest()[:16] == "f349f71a619b26db"

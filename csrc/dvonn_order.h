@@ -1,0 +1,47 @@
+/* DVONN move ordering hint (CONTRACT.md: <p>_move_order), inline: the search calls it for
+ * every move of every node it expands. */
+#ifndef GIPF_DVONN_ORDER_H
+#define GIPF_DVONN_ORDER_H
+
+#include "dvonn.h"
+#include "dvonn_geom.h"
+#include "dvonn_eval.h"
+
+static inline int dv_move_order(const DvPos *p, uint32_t move)
+{
+    int kind = MOVE_KIND(move);
+    if (kind == 2) return 0;
+    int t = IDX2BIT[MOVE_TO(move)];
+    if (kind == 1) {
+        if (p->placed < 3) {
+            /* Reds: spread them (minimise the summed squared distance to the nearest red). */
+            int cost = 0;
+            for (uint64_t c = VALID; c; c &= c - 1) {
+                int b = ctz64(c), d = DIST[b][t];
+                for (uint64_t r = p->red; r; r &= r - 1) {
+                    int dr = DIST[b][ctz64(r)];
+                    if (dr < d) d = dr;
+                }
+                cost += d * d;
+            }
+            int v = 4000 - cost;
+            return v < 0 ? 0 : v;
+        }
+        int dmin = 10;
+        for (uint64_t r = p->red; r; r &= r - 1) {
+            int d = DIST[t][ctz64(r)];
+            if (d < dmin) dmin = d;
+        }
+        /* Ordering hints of 200 and more exempt a move from late-move reductions: a reduced
+         * line near the phase change would be scored in the other phase. */
+        int full = p->placed >= dv_weights.w.place_full_width_from ? 200 : 0;
+        return 100 - 10 * dmin + full;
+    }
+    uint64_t tb = 1ull << t;
+    int v = 100;
+    if (p->col[p->side ^ 1] & tb) v += 300 + 20 * (p->height[t] > 10 ? 10 : p->height[t]);
+    if (p->red & tb) v += 200;
+    return v;
+}
+
+#endif
