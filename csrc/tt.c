@@ -60,14 +60,9 @@ void tt_clear(TT *tt)
 
 void tt_new_search(TT *tt) { tt->age = (tt->age + 1) & 63; }
 
-static inline TTSlot *bucket(const TT *tt, uint64_t key)
-{
-    return tt->slots + (size_t)((key >> 20) & tt->mask) * BUCKET;
-}
-
 int tt_probe(const TT *tt, uint64_t key, TTHit *hit)
 {
-    TTSlot *b = bucket(tt, key);
+    TTSlot *b = tt_bucket(tt, key);
     for (int i = 0; i < BUCKET; i++) {
         uint64_t kx = __atomic_load_n(&b[i].keyx, __ATOMIC_RELAXED);
         uint64_t d = __atomic_load_n(&b[i].data, __ATOMIC_RELAXED);
@@ -81,7 +76,7 @@ int tt_probe(const TT *tt, uint64_t key, TTHit *hit)
 
 void tt_store(TT *tt, uint64_t key, uint32_t move, int32_t score, int depth, int flag)
 {
-    TTSlot *b = bucket(tt, key);
+    TTSlot *b = tt_bucket(tt, key);
     int victim = 0, worst = 1 << 30;
     for (int i = 0; i < BUCKET; i++) {
         uint64_t kx = __atomic_load_n(&b[i].keyx, __ATOMIC_RELAXED);

@@ -36,11 +36,13 @@ void tt_free(TT *tt);
 void tt_clear(TT *tt);
 void tt_new_search(TT *tt);
 int  tt_probe(const TT *tt, uint64_t key, TTHit *hit);
-/* Start loading key's bucket into the cache (a probe of it follows soon). */
-static inline void tt_prefetch(const TT *tt, uint64_t key)
+/* key's bucket: TT_BUCKET slots (probe, store and prefetch use this one rule) */
+static inline TTSlot *tt_bucket(const TT *tt, uint64_t key)
 {
-    __builtin_prefetch(tt->slots + (size_t)((key >> 20) & tt->mask) * TT_BUCKET);
+    return tt->slots + (size_t)((key >> 20) & tt->mask) * TT_BUCKET;
 }
+/* Start loading key's bucket into the cache (a probe of it follows soon). */
+static inline void tt_prefetch(const TT *tt, uint64_t key) { __builtin_prefetch(tt_bucket(tt, key)); }
 void tt_store(TT *tt, uint64_t key, uint32_t move, int32_t score, int depth, int flag);
 
 #endif
