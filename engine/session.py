@@ -126,7 +126,12 @@ class SessionStop(core.StopFlag):
 
     @running.setter
     def running(self, count: int) -> None:
-        was, self._running = self._running, count
+        with self.session.sigint_lock:
+            was, self._running = self._running, count
+            if count and not was:
+                # A SIGINT that came before the command got here already set the flag:
+                # it stops this call, so it no longer ends the engine.
+                self.session.sigint_unclaimed = None
         if count and not was:
             self.session.watch(True)
         elif was and not count:
@@ -138,6 +143,10 @@ class Session(Control):
 
     def __init__(self, server, stdin, stdout: TextIO, handle_signals: bool = False) -> None:
         super().__init__()
+        # A SIGINT during a command but before its search or perft started: that call
+        # claims it (it is stopped at once); if none does, the engine ends after the reply.
+        self.sigint_lock = threading.Lock()
+        self.sigint_unclaimed: Optional[int] = None
         self.stop = SessionStop(self)
         self.server = server
         server.control = self
@@ -299,15 +308,26 @@ class Session(Control):
     def _signals(self) -> None:
         while True:
             signal.sigwait({signal.SIGINT})
-            if self.current is not None and self.stop.running:
+            self.on_sigint()
+
+    def on_sigint(self) -> None:
+        """Stop the command in progress, or end the session when none is."""
+        with self.sigint_lock:
+            current = self.current
+            if current is not None:
                 self.stop.set()
-                continue
-            self.closing = True
-            self.stop.set()
-            if self.wake_write is not None:  # wakes a wait for input (and every later one)
-                os.write(self.wake_write, b"!")
-            with self.ready:
-                self.ready.notify_all()
+                if not self.stop.running:
+                    self.sigint_unclaimed = current
+                return
+        self._close()
+
+    def _close(self) -> None:
+        self.closing = True
+        self.stop.set()
+        if self.wake_write is not None:  # wakes a wait for input (and every later one)
+            os.write(self.wake_write, b"!")
+        with self.ready:
+            self.ready.notify_all()
 
     def _execute(self) -> None:
         while not self.closing:
@@ -317,8 +337,8 @@ class Session(Control):
 
     def _run(self, line_no: int, cmd: gtp.Command) -> bool:
         """Execute one command and write its reply; False when the session must end."""
-        self.current = line_no  # first: an interrupt from now on stops it ...
         self.stop.clear()
+        self.current = line_no  # an interrupt from now on stops it ...
         if line_no == self.interrupted:  # ... and one read already does too
             self.stop.set()
         self.cid, self.streaming = cmd.id, False
@@ -331,12 +351,17 @@ class Session(Control):
             log.exception("internal error in %r", cmd.name)
             ok, text = False, f"internal error: {type(e).__name__}"
         finally:
-            self.current = None
+            with self.sigint_lock:
+                self.current = None
+                unclaimed, self.sigint_unclaimed = self.sigint_unclaimed, None
             self.live = False
         if self.streaming:  # the head went out already: only the end is left
             self._write((text.rstrip() + "\n" if ok else "") + "\n")
         else:
             self._write(gtp.format_reply(cmd.id, ok, text))
+        if unclaimed == line_no:  # SIGINT with no search or perft to stop: the engine ends
+            self._close()
+            return False
         return True
 
     def _write(self, text: str) -> None:
