@@ -42,6 +42,8 @@ static SearchTuning search_tuning_clamped(const SearchTuning *set)
     tu.search_lmp = clampi(tu.search_lmp, 0, 100);
     tu.search_countermove = clampi(tu.search_countermove, 0, 499);
     tu.search_phase_extension = clampi(tu.search_phase_extension, 0, 2);
+    tu.search_rfp = clampi(tu.search_rfp, 0, 100000);
+    tu.search_rfp_depth = clampi(tu.search_rfp_depth, 1, 20);
     return tu;
 }
 

@@ -96,6 +96,21 @@ static void S(poll)(S(Thread) *t)
 
 static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, int ply, int *proven);
 
+/* The evaluation of a position that is not over, bounded, through the thread's cache. */
+static inline int S(static_eval)(S(Thread) *t, const POS *p, uint64_t key)
+{
+    unsigned slot = (unsigned)key & (EVAL_CACHE_SIZE - 1);
+    int e;
+    if (t->eval_cache[slot].key == key && key) {  /* key 0 is an empty slot */
+        e = t->eval_cache[slot].eval;
+    } else {
+        e = G(eval)(p);
+        t->eval_cache[slot].key = key;
+        t->eval_cache[slot].eval = e;
+    }
+    return e > SCORE_EVAL_MAX ? SCORE_EVAL_MAX : e < -SCORE_EVAL_MAX ? -SCORE_EVAL_MAX : e;
+}
+
 static inline int S(child)(S(Thread) *t, const POS *c, int same, int a, int b, int d, int ply, int *pr)
 {
     return same ? S(node)(t, c, a, b, d, ply, pr) : -S(node)(t, c, -b, -a, d, ply, pr);
@@ -123,17 +138,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
             *proven = 1;
             return search_terminal_score(sw, side, ply);
         }
-        uint64_t key = G(hash)(p);
-        unsigned slot = (unsigned)key & (EVAL_CACHE_SIZE - 1);
-        int e;
-        if (t->eval_cache[slot].key == key && key) {  /* key 0 is an empty slot */
-            e = t->eval_cache[slot].eval;
-        } else {
-            e = G(eval)(p);
-            t->eval_cache[slot].key = key;
-            t->eval_cache[slot].eval = e;
-        }
-        return e > SCORE_EVAL_MAX ? SCORE_EVAL_MAX : e < -SCORE_EVAL_MAX ? -SCORE_EVAL_MAX : e;
+        return S(static_eval)(t, p, G(hash)(p));
     }
 
     TT *tt = t->sh->tt;
@@ -152,6 +157,15 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
         }
     }
 
+    const SearchTuning *tu = &t->sh->tu;
+    /* Reverse futility: near the horizon, outside the PV, a static score that beats beta by
+     * a margin per remaining ply is trusted without searching (never on proven scores). */
+    if (tu->search_rfp && !pvnode && depth <= tu->search_rfp_depth &&
+        beta > -SCORE_EVAL_MAX && beta < SCORE_EVAL_MAX && !G(over)(p, &sw)) {
+        int bound = S(static_eval)(t, p, key) - tu->search_rfp * depth;
+        if (bound >= beta) return bound;
+    }
+
     uint32_t moves[MAXMOVES];
     int32_t sc[MAXMOVES];
     int n = G(gen)(p, moves);
@@ -160,7 +174,6 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
         *proven = 1;
         return search_terminal_score(sw, side, ply);
     }
-    const SearchTuning *tu = &t->sh->tu;
     uint32_t k0 = t->killers[ply][0], k1 = t->killers[ply][1];
     uint32_t *counter = &t->counter[side][t->played[ply] & 0x3FFF];
     uint32_t cm = tu->search_countermove ? *counter : MOVE_NONE;
