@@ -44,6 +44,7 @@ static SearchTuning search_tuning_clamped(const SearchTuning *set)
     tu.search_phase_extension = clampi(tu.search_phase_extension, 0, 2);
     tu.search_rfp = clampi(tu.search_rfp, 0, 100000);
     tu.search_rfp_depth = clampi(tu.search_rfp_depth, 1, 20);
+    tu.search_futility = clampi(tu.search_futility, 0, 100000);
     return tu;
 }
 

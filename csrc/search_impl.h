@@ -160,10 +160,13 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
     const SearchTuning *tu = &t->sh->tu;
     /* Reverse futility: near the horizon, outside the PV, a static score that beats beta by
      * a margin per remaining ply is trusted without searching (never on proven scores). */
-    if (tu->search_rfp && !pvnode && depth <= tu->search_rfp_depth &&
+    int futile = 0;
+    if ((tu->search_rfp || tu->search_futility) && !pvnode && depth <= tu->search_rfp_depth &&
         beta > -SCORE_EVAL_MAX && beta < SCORE_EVAL_MAX && !G(over)(p, &sw)) {
-        int bound = S(static_eval)(t, p, key) - tu->search_rfp * depth;
-        if (bound >= beta) return bound;
+        int e = S(static_eval)(t, p, key);
+        if (tu->search_rfp && e - tu->search_rfp * depth >= beta) return e - tu->search_rfp * depth;
+        /* Futility: a static score this far below alpha leaves the quiet moves unsearched. */
+        futile = tu->search_futility && e + tu->search_futility * depth <= alpha;
     }
 
     uint32_t moves[MAXMOVES];
@@ -200,6 +203,10 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
          * below every move tried so far) are dropped. */
         if (tu->search_lmp && !pvnode && depth <= 2 && quiet && i >= tu->search_lmp * depth &&
             best > -SCORE_PROVEN_MIN) {
+            allproven = 0;
+            break;
+        }
+        if (futile && quiet && i > 0 && best > -SCORE_PROVEN_MIN) {
             allproven = 0;
             break;
         }
