@@ -9,6 +9,7 @@
 
 /* Move = from | to << 6 | kind << 12; see CONTRACT.md. */
 #define MOVE_NONE 0u
+#define MOVE_NULL 0xFFFFFFFFu  /* the search's imagined pass (null-move pruning) */
 #define MOVE_PASS 0x2FFFu
 #define MOVE_FROM(m) ((int)((m) & 63u))
 #define MOVE_TO(m) ((int)(((m) >> 6) & 63u))

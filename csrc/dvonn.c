@@ -285,3 +285,12 @@ int dv_phase_change(const DvPos *parent, const DvPos *child)
 {
     return parent->phase == 0 && child->phase == 1;
 }
+
+int dv_null_move(const DvPos *p, DvPos *out)
+{
+    if (p->phase != 1) return 0;  /* placements alternate by count: no pass to imagine */
+    *out = *p;
+    out->side ^= 1;
+    out->hash ^= KEY_SIDE;
+    return 1;
+}

@@ -42,6 +42,8 @@ int      dv_eval(const DvPos *p);
 uint64_t dv_hash(const DvPos *p);
 /* The move from parent to child starts a new phase (the search may extend it). */
 int      dv_phase_change(const DvPos *parent, const DvPos *child);
+/* The position with the turn passed, for null-move pruning: 1, or 0 where none is imagined. */
+int      dv_null_move(const DvPos *p, DvPos *out);
 uint64_t dv_perft(const DvPos *p, int depth);
 
 /* Export back to canonical arrays (height, top 0/1/2, number of reds is not

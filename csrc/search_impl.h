@@ -161,12 +161,26 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
     /* Reverse futility: near the horizon, outside the PV, a static score that beats beta by
      * a margin per remaining ply is trusted without searching (never on proven scores). */
     int futile = 0;
-    if ((tu->search_rfp || tu->search_futility) && !pvnode && depth <= tu->search_rfp_depth &&
-        beta > -SCORE_EVAL_MAX && beta < SCORE_EVAL_MAX && !G(over)(p, &sw)) {
+    int shallow = depth <= tu->search_rfp_depth && (tu->search_rfp || tu->search_futility);
+    int nullok = tu->search_nullmove && depth >= 2 && t->played[ply] != MOVE_NULL;
+    if ((shallow || nullok) && !pvnode && beta > -SCORE_EVAL_MAX && beta < SCORE_EVAL_MAX &&
+        !G(over)(p, &sw)) {
         int e = S(static_eval)(t, p, key);
-        if (tu->search_rfp && e - tu->search_rfp * depth >= beta) return e - tu->search_rfp * depth;
-        /* Futility: a static score this far below alpha leaves the quiet moves unsearched. */
-        futile = tu->search_futility && e + tu->search_futility * depth <= alpha;
+        if (shallow) {
+            if (tu->search_rfp && e - tu->search_rfp * depth >= beta) return e - tu->search_rfp * depth;
+            /* Futility: a static score this far below alpha leaves the quiet moves unsearched. */
+            futile = tu->search_futility && e + tu->search_futility * depth <= alpha;
+        }
+        /* Null move: if passing the turn still holds beta at a reduced depth, a move will too
+         * (not twice in a row; only where the game allows a pass to be imagined). */
+        POS c;
+        if (nullok && e >= beta && G(null_move)(p, &c)) {
+            int cp = 0, r = tu->search_nullmove;
+            t->played[ply + 1] = MOVE_NULL;
+            int v = -S(node)(t, &c, -beta, -beta + 1, depth - 1 - r, ply + 1, &cp);
+            if (t->stopped) return 0;
+            if (v >= beta && v < SCORE_EVAL_MAX) return v;
+        }
     }
 
     uint32_t moves[MAXMOVES];

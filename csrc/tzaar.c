@@ -547,3 +547,10 @@ int tz_phase_change(const TzPos *parent, const TzPos *child)
     (void)child;
     return 0;
 }
+
+int tz_null_move(const TzPos *p, TzPos *out)
+{
+    (void)p;
+    (void)out;
+    return 0;
+}

@@ -54,6 +54,8 @@ uint64_t tz_hash(const TzPos *p);
 int      tz_move_order(const TzPos *p, uint32_t move);
 /* The move from parent to child starts a new phase (the search may extend it). */
 int      tz_phase_change(const TzPos *parent, const TzPos *child);
+/* No null move in TZAAR (a turn is two actions): always 0. */
+int      tz_null_move(const TzPos *p, TzPos *out);
 uint64_t tz_perft(const TzPos *p, int depth);
 
 /* Extras (not part of the contract, used by tests / tools). */
