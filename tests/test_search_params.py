@@ -86,6 +86,7 @@ def test_each_game_has_its_own_defaults():
     ("search_lmp", 0, False),                # DVONN prunes late quiet moves by default: off, more nodes
     ("search_rfp", 200, True),               # static scores far above beta cut near the horizon
     ("search_futility", 100, True),          # quiet moves far below alpha are not searched
+    ("search_nullmove", 2, True),            # an imagined pass that holds beta cuts
 ])
 def test_each_reduction_parameter_changes_the_tree_and_its_default_restores_it(setting, name, value, fewer):
     g = dvonn_at(49, 6)
@@ -110,6 +111,15 @@ def test_tzaar_has_no_phase_change_to_extend(setting):
     plain = search(g, depth=4).nodes
     setting("tzaar", "search_phase_extension", 2)
     assert search(g, depth=4).nodes == plain
+
+
+def test_tzaar_imagines_no_null_move_and_dvonn_none_while_placing(setting):
+    tz = tzaar_after(9, 5)
+    placing = dvonn_at(30)
+    plain = search(tz, depth=4).nodes, search(placing, depth=4).nodes
+    setting("tzaar", "search_nullmove", 2)
+    setting("dvonn", "search_nullmove", 2)
+    assert (search(tz, depth=4).nodes, search(placing, depth=4).nodes) == plain
 
 
 @pytest.mark.parametrize("make", [lambda: dvonn_at(49, 8), lambda: tzaar_after(12, 7)])
