@@ -1,6 +1,7 @@
 """Shared fixtures: the real engine process, and where the shared records live."""
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -10,6 +11,12 @@ from engine import gtp
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
+
+
+def sigint_as_in_a_terminal() -> None:
+    """preexec_fn for a child that must see Ctrl-C as a terminal user's does: a shell starts
+    background jobs with SIGINT ignored, and a Python child would inherit that and never stop."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def shared_dir(*parts: str) -> Path:

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import REPO, EngineClient, shared_dir
+from conftest import REPO, EngineClient, shared_dir, sigint_as_in_a_terminal
 from engine import records
 from engine.review import Limits, read_record, review_record
 from engine.review.annotate import annotated_record
@@ -172,7 +172,8 @@ def test_ctrl_c_stops_quietly():
     import time
     proc = subprocess.Popen(SCRIPT + ["--movetime", "20000", "--jobs", "1", "-"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=REPO, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, cwd=REPO, start_new_session=True,
+                            preexec_fn=sigint_as_in_a_terminal)
     proc.stdin.write(HAND_BUILT_TZAAR)
     proc.stdin.close()
     time.sleep(2)          # a search of 20 s is under way; Ctrl-C reaches the whole group

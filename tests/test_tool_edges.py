@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import sigint_as_in_a_terminal
+
 REPO = Path(__file__).resolve().parents[1]
 PY = sys.executable
 RANDOM_B = ["--b", f"{PY} -m engine", "--b-setup", "option player random"]
@@ -79,7 +81,8 @@ def wait_for_children(pid: int, count: int) -> None:
 def test_ctrl_c_reaches_only_the_referee_and_unfinished_games_are_not_counted():
     proc = subprocess.Popen([PY, "scripts/match", "--game", "dvonn", "--games", "4",
                              "--movetime", "2000", "--a", f"{PY} -m engine", *RANDOM_B],
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=sigint_as_in_a_terminal)
     wait_for_children(proc.pid, 2)
     time.sleep(2)  # the first game under way (A thinks 2 s a move)
     proc.send_signal(signal.SIGINT)
