@@ -73,11 +73,14 @@ def test_search_parameters_follow_the_evaluation_weights_and_have_no_eval_terms(
 
 
 def test_each_game_has_its_own_defaults():
-    """Late-move pruning passed its SPRT in DVONN only (README, "Search experiments")."""
+    """Late-move pruning and null move passed their SPRTs in DVONN only (README, "Search
+    experiments", "Pruning near the horizon")."""
     defaults = {g: {w.name: w.default for w in core.weights(g)} for g in ("dvonn", "tzaar")}
     assert defaults["dvonn"]["search_lmp"] == 3 and defaults["tzaar"]["search_lmp"] == 0
-    assert {n: v for n, v in defaults["dvonn"].items() if n.startswith("search_") and n != "search_lmp"} == \
-        {n: v for n, v in defaults["tzaar"].items() if n.startswith("search_") and n != "search_lmp"}
+    assert defaults["dvonn"]["search_nullmove"] == 2 and defaults["tzaar"]["search_nullmove"] == 0
+    own = {"search_lmp", "search_nullmove"}
+    assert {n: v for n, v in defaults["dvonn"].items() if n.startswith("search_") and n not in own} == \
+        {n: v for n, v in defaults["tzaar"].items() if n.startswith("search_") and n not in own}
 
 
 @pytest.mark.parametrize("name, value, fewer", [
@@ -86,7 +89,8 @@ def test_each_game_has_its_own_defaults():
     ("search_lmp", 0, False),                # DVONN prunes late quiet moves by default: off, more nodes
     ("search_rfp", 200, True),               # static scores far above beta cut near the horizon
     ("search_futility", 100, True),          # quiet moves far below alpha are not searched
-    ("search_nullmove", 2, True),            # an imagined pass that holds beta cuts
+    ("search_nullmove", 0, False),           # DVONN's null move is on by default: off, more nodes
+    ("search_nullmove", 4, True),            # a deeper reduction of the imagined pass
 ])
 def test_each_reduction_parameter_changes_the_tree_and_its_default_restores_it(setting, name, value, fewer):
     g = dvonn_at(49, 6)
@@ -117,8 +121,8 @@ def test_tzaar_imagines_no_null_move_and_dvonn_none_while_placing(setting):
     tz = tzaar_after(9, 5)
     placing = dvonn_at(30)
     plain = search(tz, depth=4).nodes, search(placing, depth=4).nodes
-    setting("tzaar", "search_nullmove", 2)
-    setting("dvonn", "search_nullmove", 2)
+    setting("tzaar", "search_nullmove", 2)   # TZAAR's default is off
+    setting("dvonn", "search_nullmove", 0)   # DVONN's is on
     assert (search(tz, depth=4).nodes, search(placing, depth=4).nodes) == plain
 
 
