@@ -7,13 +7,11 @@ import subprocess
 import sys
 import time
 from importlib.machinery import SourceFileLoader
-from pathlib import Path
 
 import pytest
 
-from conftest import sigint_as_in_a_terminal
+from conftest import REPO, sigint_as_in_a_terminal
 
-REPO = Path(__file__).resolve().parents[1]
 PY = sys.executable
 RANDOM_B = ["--b", f"{PY} -m engine", "--b-setup", "option player random"]
 
