@@ -40,12 +40,15 @@ static SearchTuning search_tuning_clamped(const SearchTuning *set)
     tu.search_lmr_history = clampi(tu.search_lmr_history, 0, 400);
     tu.search_aspiration = clampi(tu.search_aspiration, 0, 100000);
     tu.search_lmp = clampi(tu.search_lmp, 0, 100);
+    tu.search_lmp_depth = clampi(tu.search_lmp_depth, 1, 6);
     tu.search_countermove = clampi(tu.search_countermove, 0, 499);
     tu.search_phase_extension = clampi(tu.search_phase_extension, 0, 2);
     tu.search_rfp = clampi(tu.search_rfp, 0, 100000);
     tu.search_rfp_depth = clampi(tu.search_rfp_depth, 1, 20);
     tu.search_futility = clampi(tu.search_futility, 0, 100000);
     tu.search_nullmove = clampi(tu.search_nullmove, 0, 6);
+    tu.search_nullmove_div = clampi(tu.search_nullmove_div, 0, 20);
+    tu.search_iir = clampi(tu.search_iir, 0, 2);
     return tu;
 }
 

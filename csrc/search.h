@@ -19,13 +19,16 @@
     X(search_lmr_pv, PER_GAME(0, 0), "reduction, 1/100 ply less at PV nodes (0..400)") \
     X(search_lmr_history, PER_GAME(0, 0), "reduction, 1/100 ply less for a move with full history (0..400)") \
     X(search_aspiration, PER_GAME(0, 0), "root aspiration window half-width from depth 4 (0 = off; 1..100000)") \
-    X(search_lmp, PER_GAME(3, 0), "late-move pruning at depth <= 2 outside the PV: quiet moves after this many x depth (0 = off)") \
+    X(search_lmp, PER_GAME(3, 0), "late-move pruning near the horizon outside the PV: quiet moves after this many x depth (0 = off)") \
+    X(search_lmp_depth, PER_GAME(2, 2), "... at remaining depths up to this (1..6)") \
     X(search_countermove, PER_GAME(0, 0), "ordering bonus of the reply that refuted the previous move (0 = off; 0..499)") \
     X(search_phase_extension, PER_GAME(0, 0), "plies added to a line crossing into a new phase (DVONN stacking; 0..2)") \
     X(search_rfp, PER_GAME(0, 0), "reverse futility: outside the PV, a static score this much per ply above beta cuts (0 = off; 0..100000)") \
     X(search_rfp_depth, PER_GAME(3, 3), "... at remaining depths up to this (1..20)") \
     X(search_futility, PER_GAME(0, 0), "futility: outside the PV, quiet moves are not searched when the static score plus this per ply is below alpha (0 = off; 0..100000)") \
-    X(search_nullmove, PER_GAME(2, 0), "null-move pruning: depth reduction of the imagined pass (0 = off; 1..6; DVONN stacking only)")
+    X(search_nullmove, PER_GAME(2, 0), "null-move pruning: depth reduction of the imagined pass (0 = off; 1..6; DVONN stacking only)") \
+    X(search_nullmove_div, PER_GAME(0, 0), "... one ply more reduction per this many plies of depth (0 = off; 1..20)") \
+    X(search_iir, PER_GAME(0, 0), "internal iterative reduction: plies less from depth 4 for a node with no hash move (0 = off; 0..2)")
 
 #define DVONN_DEFAULT(dvonn, tzaar) dvonn
 #define TZAAR_DEFAULT(dvonn, tzaar) tzaar

@@ -158,6 +158,9 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
     }
 
     const SearchTuning *tu = &t->sh->tu;
+    /* Internal iterative reduction: a node the table knows no move for is most likely new
+     * (or was cut short) and its moves are ordered blind: a shallower look costs less. */
+    if (tu->search_iir && ttmove == MOVE_NONE && depth >= 4) depth -= tu->search_iir;
     /* Reverse futility: near the horizon, outside the PV, a static score that beats beta by
      * a margin per remaining ply is trusted without searching (never on proven scores). */
     int futile = 0;
@@ -176,6 +179,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
         POS c;
         if (nullok && e >= beta && G(null_move)(p, &c)) {
             int cp = 0, r = tu->search_nullmove;
+            if (tu->search_nullmove_div) r += depth / tu->search_nullmove_div;
             t->played[ply + 1] = MOVE_NULL;
             int v = -S(node)(t, &c, -beta, -beta + 1, depth - 1 - r, ply + 1, &cp);
             if (t->stopped) return 0;
@@ -215,7 +219,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
         int quiet = ms < 200 * 4096;  /* ordering hints of 200 and more are never reduced */
         /* Late-move pruning: near the horizon, outside the PV, the last quiet moves (sorted
          * below every move tried so far) are dropped. */
-        if (tu->search_lmp && !pvnode && depth <= 2 && quiet && i >= tu->search_lmp * depth &&
+        if (tu->search_lmp && !pvnode && depth <= tu->search_lmp_depth && quiet && i >= tu->search_lmp * depth &&
             best > -SCORE_PROVEN_MIN) {
             allproven = 0;
             break;
