@@ -48,8 +48,6 @@ static SearchTuning search_tuning_clamped(const SearchTuning *set)
     tu.search_rfp_depth = clampi(tu.search_rfp_depth, 1, 20);
     tu.search_futility = clampi(tu.search_futility, 0, 100000);
     tu.search_nullmove = clampi(tu.search_nullmove, 0, 6);
-    tu.search_nullmove_div = clampi(tu.search_nullmove_div, 0, 20);
-    tu.search_iir = clampi(tu.search_iir, 0, 2);
     return tu;
 }
 

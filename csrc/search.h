@@ -27,9 +27,7 @@
     X(search_rfp, PER_GAME(0, 0), "reverse futility: outside the PV, a static score this much per ply above beta cuts (0 = off; 0..100000)") \
     X(search_rfp_depth, PER_GAME(3, 3), "... at remaining depths up to this (1..20)") \
     X(search_futility, PER_GAME(0, 0), "futility: outside the PV, quiet moves are not searched when the static score plus this per ply is below alpha (0 = off; 0..100000)") \
-    X(search_nullmove, PER_GAME(2, 0), "null-move pruning: depth reduction of the imagined pass (0 = off; 1..6; DVONN stacking only)") \
-    X(search_nullmove_div, PER_GAME(0, 0), "... one ply more reduction per this many plies of depth (0 = off; 1..20)") \
-    X(search_iir, PER_GAME(0, 0), "internal iterative reduction: plies less from depth 4 for a node with no hash move (0 = off; 0..2)")
+    X(search_nullmove, PER_GAME(2, 0), "null-move pruning: depth reduction of the imagined pass (0 = off; 1..6; DVONN stacking only)")
 
 #define DVONN_DEFAULT(dvonn, tzaar) dvonn
 #define TZAAR_DEFAULT(dvonn, tzaar) tzaar

@@ -158,9 +158,6 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
     }
 
     const SearchTuning *tu = &t->sh->tu;
-    /* Internal iterative reduction: a node the table knows no move for is most likely new
-     * (or was cut short) and its moves are ordered blind: a shallower look costs less. */
-    if (tu->search_iir && ttmove == MOVE_NONE && depth >= 4) depth -= tu->search_iir;
     /* Reverse futility: near the horizon, outside the PV, a static score that beats beta by
      * a margin per remaining ply is trusted without searching (never on proven scores). */
     int futile = 0;
@@ -179,7 +176,6 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
         POS c;
         if (nullok && e >= beta && G(null_move)(p, &c)) {
             int cp = 0, r = tu->search_nullmove;
-            if (tu->search_nullmove_div) r += depth / tu->search_nullmove_div;
             t->played[ply + 1] = MOVE_NULL;
             int v = -S(node)(t, &c, -beta, -beta + 1, depth - 1 - r, ply + 1, &cp);
             if (t->stopped) return 0;
