@@ -17,7 +17,6 @@
     X(search_lmr_base, PER_GAME(100, 100), "reduction, flat part, 1/100 ply (0..400)") \
     X(search_lmr_log, PER_GAME(0, 0), "reduction, 1/100 ply per ln(depth) x ln(move index) (0..400)") \
     X(search_lmr_pv, PER_GAME(0, 0), "reduction, 1/100 ply less at PV nodes (0..400)") \
-    X(search_lmr_noisy, PER_GAME(0, 0), "... also moves with ordering hints of 200 and more (captures) from this move index on (0 = never; 1..100)") \
     X(search_lmr_history, PER_GAME(0, 0), "reduction, 1/100 ply less for a move with full history (0..400)") \
     X(search_aspiration, PER_GAME(0, 0), "root aspiration window half-width from depth 4 (0 = off; 1..100000)") \
     X(search_lmp, PER_GAME(3, 0), "late-move pruning near the horizon outside the PV: quiet moves after this many x depth (0 = off)") \

@@ -212,7 +212,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
     for (int i = 0; i < n; i++) {
         uint32_t m = pick_next(moves, sc, i, n);
         int32_t ms = sc[i];
-        int quiet = ms < 200 * 4096;  /* ordering hints of 200 and more: reduced only by search_lmr_noisy */
+        int quiet = ms < 200 * 4096;  /* ordering hints of 200 and more are never reduced */
         /* Late-move pruning: near the horizon, outside the PV, the last quiet moves (sorted
          * below every move tried so far) are dropped. */
         if (tu->search_lmp && !pvnode && depth <= tu->search_lmp_depth && quiet && i >= tu->search_lmp * depth &&
@@ -238,8 +238,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
         } else {
             /* Late, quiet moves are searched shallower first. */
             int r = 0;
-            int reducible = quiet || (tu->search_lmr_noisy && i >= tu->search_lmr_noisy);
-            if (depth >= tu->search_lmr_min_depth && i >= tu->search_lmr_min_move && reducible) {
+            if (depth >= tu->search_lmr_min_depth && i >= tu->search_lmr_min_move && quiet) {
                 int r100 = tu->search_lmr_base +
                            tu->search_lmr_log * LN100[depth < 255 ? depth : 255] * LN100[i < 254 ? i + 1 : 255] / 10000;
                 if (pvnode) r100 -= tu->search_lmr_pv;
