@@ -87,6 +87,7 @@ def test_each_game_has_its_own_defaults():
     ("search_lmr_log", 100, True),           # deeper reductions of late moves
     ("search_lmr_base", 0, False),           # no flat reduction: more nodes
     ("search_lmp", 0, False),                # DVONN prunes late quiet moves by default: off, more nodes
+    ("search_lmp_depth", 3, True),           # ... and one ply further from the horizon
     ("search_rfp", 200, True),               # static scores far above beta cut near the horizon
     ("search_futility", 100, True),          # quiet moves far below alpha are not searched
     ("search_nullmove", 0, False),           # DVONN's null move is on by default: off, more nodes
