@@ -18,21 +18,21 @@
     X(place_red_majority, 0, "placement: per red with more own than enemy neighbours") \
     X(place_stacking_from, 50, "placement: from this many pieces placed, score as in stacking (50 = never)") \
     X(place_full_width_from, 50, "search: from this many pieces placed, no reduced placements (50 = never)") \
-    X(field, 100, "stacking: field value of each own stack (64 + 64/4^d per red at distance d)") \
-    X(height_on_red, 1024, "stacking: per piece of an own stack holding a red") \
-    X(height_near_red, 256, "stacking: per piece of an own stack with field >= 80, red-free") \
-    X(height_far, 0, "stacking: per piece of an own stack with field < 80, red-free") \
-    X(landing, 25, "stacking: field value of each landing point of an own stack") \
-    X(landing_on_red, 20, "stacking: field value of a red stack a mobile own stack reaches") \
-    X(landing_on_enemy, 20, "stacking: field value of an enemy stack a mobile own stack reaches") \
-    X(enemy_height_in_reach, 256, "stacking: per piece of an enemy stack a mobile own stack reaches") \
-    X(cut_now, 30, "per piece of the best cut-off the side to act can make now") \
-    X(cut_next, 10, "per piece of the best cut-off the opponent threatens") \
-    X(tempo, 0, "stacking: the side to act (it moves first: damps the odd/even swing)") \
-    X(mobile_stacks, 0, "stacking: per own stack that can move now (move-count parity, the last moves)") \
-    X(stuck_pieces, 0, "stacking: per piece in an own stack with nowhere to land, ever (cells only empty)") \
-    X(capture_now, 0, "stacking: per piece of the tallest enemy stack the side to act can land on") \
-    X(capture_next, 0, "stacking: per piece of the tallest stack of the side to act its opponent can land on")
+    X(field, 113, "stacking: field value of each own stack (64 + 64/4^d per red at distance d)") \
+    X(height_on_red, 240, "stacking: per piece of an own stack holding a red") \
+    X(height_near_red, 282, "stacking: per piece of an own stack with field >= 80, red-free") \
+    X(height_far, -100, "stacking: per piece of an own stack with field < 80, red-free") \
+    X(landing, 22, "stacking: field value of each landing point of an own stack") \
+    X(landing_on_red, 22, "stacking: field value of a red stack a mobile own stack reaches") \
+    X(landing_on_enemy, 19, "stacking: field value of an enemy stack a mobile own stack reaches") \
+    X(enemy_height_in_reach, 203, "stacking: per piece of an enemy stack a mobile own stack reaches") \
+    X(cut_now, 29, "per piece of the best cut-off the side to act can make now") \
+    X(cut_next, 43, "per piece of the best cut-off the opponent threatens") \
+    X(tempo, 104, "stacking: the side to act (it moves first: damps the odd/even swing)") \
+    X(mobile_stacks, -7, "stacking: per own stack that can move now (move-count parity, the last moves)") \
+    X(stuck_pieces, 9, "stacking: per piece in an own stack with nowhere to land, ever (cells only empty)") \
+    X(capture_now, 6, "stacking: per piece of the tallest enemy stack the side to act can land on") \
+    X(capture_next, -7, "stacking: per piece of the tallest stack of the side to act its opponent can land on")
 
 #define DV_WEIGHT_INDEX(name, deflt, help) DVW_##name,
 DECLARE_WEIGHTS(DV_WEIGHTS, DV_WEIGHT_INDEX, DV_NWEIGHTS, DvWeights, DvWeightSet)
