@@ -103,7 +103,7 @@ static inline uint64_t cell_key(int b, int h, int top, int red)
                       (uint64_t)red << 15 | 0xD7000000ull);
 }
 
-#define KEY_SIDE 0x5A17E5C0FFEE1234ull
+#define KEY_SIDE DV_KEY_SIDE
 #define KEY_PHASE 0x0123FACEB00C4321ull
 
 static inline int top_of(const DvPos *p, uint64_t bit)

@@ -14,12 +14,22 @@ const WeightInfo DV_WEIGHT_INFO[DV_NWEIGHTS] = {DV_WEIGHTS(WEIGHT_INFO)};
 /* PrimaDvonna's field value: 64 plus 64/4^d for each red stack at distance d. */
 static const int FIELD_ADD[11] = {64, 16, 4, 1, 0, 0, 0, 0, 0, 0, 0};
 
-static inline __attribute__((always_inline)) int placement_eval(const DvPos *p, const DvWeights *w, double *tr)
+/* Each colour's share of the evaluation, whoever is to act: one pass scores a position and
+ * its twin with the other side to act (the null move's). */
+typedef struct {
+    int stacking;  /* 0: placement points in v only */
+    int v[2];      /* per colour: placement points, or the stacking sums in 1/64 point */
+    int cut[2];    /* best cut-off the colour can make (cut_gain; 0 when not scored) */
+    int reach[2];  /* tallest enemy stack a mobile stack of the colour can take */
+} DvParts;
+
+static inline __attribute__((always_inline)) void placement_eval(const DvPos *p, const DvWeights *w, double *tr,
+                                                                 DvParts *e)
 {
     int reds[3], nr = 0;
     for (uint64_t r = p->red; r && nr < 3; r &= r - 1) reds[nr++] = ctz64(r);
-    if (!nr) return 0;
-    int v[2] = {0, 0};
+    if (!nr) return;
+    int *v = e->v;
     for (int s = 0; s < 2; s++) {
         int edge = 0;
         for (uint64_t o = p->col[s]; o; o &= o - 1) {
@@ -58,7 +68,6 @@ static inline __attribute__((always_inline)) int placement_eval(const DvPos *p, 
             TRACE(DVW_place_red_majority, s, w->place_red_majority);
         }
     }
-    return v[p->side] - v[p->side ^ 1];
 }
 
 /* Best (enemy - own) height side s removes by moving one mobile stack off a cell that alone
@@ -116,7 +125,8 @@ void dv_eval_init(void)
 /* Stacking phase: weighted sums per colour in 1/64 point, then the cut-off threats.  Each
  * term's sum is gathered first and weighted once (integer sums: the same value in any order;
  * the trace's quotients by 64 are exact in a double, so its sums are too). */
-static inline __attribute__((always_inline)) int stacking_eval(const DvPos *p, const DvWeights *w, double *tr)
+static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, const DvWeights *w, double *tr,
+                                                                DvParts *e)
 {
     /* field[b] = min(255, 64 + the reds' FIELD_ADD), every cell at once (saturating adds) */
     uint8_t field[64] __attribute__((aligned(64)));
@@ -133,7 +143,8 @@ static inline __attribute__((always_inline)) int stacking_eval(const DvPos *p, c
     memcpy(fo.w, field, 64);
     for (int i = 0; i < 8; i++) fo.w[i] &= BYTE_MASK[p->occ >> (8 * i) & 255];
     uint64_t sur = surrounded(p->occ);
-    int v[2] = {0, 0}, reach[2] = {0, 0}; /* tallest enemy stack a mobile stack can take */
+    int *v = e->v, *reach = e->reach;
+    e->stacking = 1;
     for (int s = 0; s < 2; s++) {
         uint64_t enemy = p->col[s ^ 1], own = p->col[s];
         /* sums of field values and heights over own stacks and their landing points */
@@ -189,38 +200,61 @@ static inline __attribute__((always_inline)) int stacking_eval(const DvPos *p, c
             TRACE(DVW_stuck_pieces, s, -w->stuck_pieces * stuck);
         }
     }
-    int cut = 0;
     if (w->cut_now || w->cut_next) {
         uint64_t cutv = cut_cells(p->occ) & ~sur & ~p->red;
         if (cutv) {
-            int now = w->cut_now * cut_gain(p, p->side, cutv);
-            int next = w->cut_next * cut_gain(p, p->side ^ 1, cutv);
-            TRACE(DVW_cut_now, p->side, now);
-            TRACE(DVW_cut_next, p->side ^ 1, next);
-            cut = now - next;
+            e->cut[0] = cut_gain(p, 0, cutv);
+            e->cut[1] = cut_gain(p, 1, cutv);
         }
     }
+}
+
+/* The evaluation with `side` to act, from its view. */
+static inline __attribute__((always_inline)) int side_eval(const DvParts *e, const DvWeights *w, int side,
+                                                           double *tr)
+{
+    const int *v = e->v;
+    if (!e->stacking) return v[side] - v[side ^ 1];
+    int cut_now = w->cut_now * e->cut[side], cut_next = w->cut_next * e->cut[side ^ 1];
+    TRACE(DVW_cut_now, side, cut_now);
+    TRACE(DVW_cut_next, side ^ 1, cut_next);
     /* The side to act takes first: an unanswered capture is not yet in the material. */
-    int now = w->capture_now * reach[p->side], next = w->capture_next * reach[p->side ^ 1];
-    TRACE(DVW_capture_now, p->side, now);
-    TRACE(DVW_capture_next, p->side ^ 1, next);
-    TRACE(DVW_tempo, p->side, w->tempo);
-    return (v[p->side] - v[p->side ^ 1]) / 64 + cut + now - next + w->tempo;
+    int now = w->capture_now * e->reach[side], next = w->capture_next * e->reach[side ^ 1];
+    TRACE(DVW_capture_now, side, now);
+    TRACE(DVW_capture_next, side ^ 1, next);
+    TRACE(DVW_tempo, side, w->tempo);
+    return (v[side] - v[side ^ 1]) / 64 + (cut_now - cut_next) + now - next + w->tempo;
 }
 
 /* always inlined: the search's copy has no trace code at all */
-static inline __attribute__((always_inline)) int eval_impl(const DvPos *p, double *tr)
+static inline __attribute__((always_inline)) void eval_parts(const DvPos *p, const DvWeights *w, double *tr,
+                                                             DvParts *e)
 {
-    const DvWeights *w = &dv_weights.w;
+    *e = (DvParts){0};
     /* Late placements may be scored as stacking positions: one scale across the phase change. */
-    if (p->phase == 0 && p->placed < w->place_stacking_from) return placement_eval(p, w, tr);
-    return stacking_eval(p, w, tr);
+    if (p->phase == 0 && p->placed < w->place_stacking_from) placement_eval(p, w, tr, e);
+    else stacking_eval(p, w, tr, e);
 }
 
-int dv_eval(const DvPos *p) { return eval_impl(p, NULL); }
+int dv_eval(const DvPos *p)
+{
+    DvParts e;
+    eval_parts(p, &dv_weights.w, NULL, &e);
+    return side_eval(&e, &dv_weights.w, p->side, NULL);
+}
+
+void dv_eval_pair(const DvPos *p, int32_t out[2])
+{
+    DvParts e;
+    eval_parts(p, &dv_weights.w, NULL, &e);
+    out[0] = side_eval(&e, &dv_weights.w, 0, NULL);
+    out[1] = side_eval(&e, &dv_weights.w, 1, NULL);
+}
 
 int dv_eval_terms(const DvPos *p, double *terms)
 {
     for (int i = 0; i < 2 * DV_NWEIGHTS; i++) terms[i] = 0;
-    return eval_impl(p, terms);
+    DvParts e;
+    eval_parts(p, &dv_weights.w, terms, &e);
+    return side_eval(&e, &dv_weights.w, p->side, terms);
 }

@@ -35,7 +35,7 @@ typedef struct {
     pthread_t tid;
     /* Leaf evaluations by position key: the same leaf is often reached again by the same
      * moves in another order.  Per thread, one search long (the weights stay the same). */
-    struct { uint64_t key; int32_t eval; } eval_cache[EVAL_CACHE_SIZE];
+    struct { uint64_t key; int32_t eval[2]; } eval_cache[EVAL_CACHE_SIZE];
 } S(Thread);
 
 struct S(Shared) {
@@ -96,18 +96,18 @@ static void S(poll)(S(Thread) *t)
 
 static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, int ply, int *proven);
 
-/* The evaluation of a position that is not over, bounded, through the thread's cache. */
-static inline int S(static_eval)(S(Thread) *t, const POS *p, uint64_t key)
+/* The evaluation of a position that is not over, bounded, through the thread's cache.  An
+ * entry holds the evaluation with either side to act where the game scores both in one pass
+ * (its eval_key leaves the side out: DVONN's null move then finds its twin's entry). */
+static inline int S(static_eval)(S(Thread) *t, const POS *p)
 {
+    uint64_t key = G(eval_key)(p);
     unsigned slot = (unsigned)key & (EVAL_CACHE_SIZE - 1);
-    int e;
-    if (t->eval_cache[slot].key == key && key) {  /* key 0 is an empty slot */
-        e = t->eval_cache[slot].eval;
-    } else {
-        e = G(eval)(p);
+    if (t->eval_cache[slot].key != key || !key) {  /* key 0 is an empty slot */
+        G(eval_pair)(p, t->eval_cache[slot].eval);
         t->eval_cache[slot].key = key;
-        t->eval_cache[slot].eval = e;
     }
+    int e = t->eval_cache[slot].eval[G(side)(p)];
     return e > SCORE_EVAL_MAX ? SCORE_EVAL_MAX : e < -SCORE_EVAL_MAX ? -SCORE_EVAL_MAX : e;
 }
 
@@ -138,7 +138,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
             *proven = 1;
             return search_terminal_score(sw, side, ply);
         }
-        return S(static_eval)(t, p, G(hash)(p));
+        return S(static_eval)(t, p);
     }
 
     TT *tt = t->sh->tt;
@@ -165,7 +165,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
     int nullok = tu->search_nullmove && depth >= 2 && t->played[ply] != MOVE_NULL;
     if ((shallow || nullok) && !pvnode && beta > -SCORE_EVAL_MAX && beta < SCORE_EVAL_MAX &&
         !G(over)(p, &sw)) {
-        int e = S(static_eval)(t, p, key);
+        int e = S(static_eval)(t, p);
         if (shallow) {
             if (tu->search_rfp && e - tu->search_rfp * depth >= beta) return e - tu->search_rfp * depth;
             /* Futility: a static score this far below alpha leaves the quiet moves unsearched. */
