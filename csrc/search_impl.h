@@ -143,6 +143,17 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
 
     TT *tt = t->sh->tt;
     int pvnode = beta - alpha > 1;
+    const SearchTuning *tu = &t->sh->tu;
+    int shallow = depth <= tu->search_rfp_depth && (tu->search_rfp || tu->search_futility);
+    int nullok = tu->search_nullmove && depth >= 2 && t->played[ply] != MOVE_NULL;
+    int pruning = (shallow || nullok) && !pvnode && beta > -SCORE_EVAL_MAX && beta < SCORE_EVAL_MAX;
+    /* Work the table cannot spare comes before the probe, so the bucket the parent prefetched
+     * arrives meanwhile (the probe would wait for it): a node that may prune before its moves
+     * evaluates first, any other generates its moves. */
+    uint32_t moves[MAXMOVES];
+    int n = pruning ? -1 : G(gen)(p, moves);
+    int e = 0, evaluated = pruning && !G(over)(p, &sw);
+    if (evaluated) e = S(static_eval)(t, p);
     uint64_t key = G(hash)(p);
     uint32_t ttmove = MOVE_NONE;
     TTHit h;
@@ -157,15 +168,10 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
         }
     }
 
-    const SearchTuning *tu = &t->sh->tu;
     /* Reverse futility: near the horizon, outside the PV, a static score that beats beta by
      * a margin per remaining ply is trusted without searching (never on proven scores). */
     int futile = 0;
-    int shallow = depth <= tu->search_rfp_depth && (tu->search_rfp || tu->search_futility);
-    int nullok = tu->search_nullmove && depth >= 2 && t->played[ply] != MOVE_NULL;
-    if ((shallow || nullok) && !pvnode && beta > -SCORE_EVAL_MAX && beta < SCORE_EVAL_MAX &&
-        !G(over)(p, &sw)) {
-        int e = S(static_eval)(t, p);
+    if (evaluated) {
         if (shallow) {
             if (tu->search_rfp && e - tu->search_rfp * depth >= beta) return e - tu->search_rfp * depth;
             /* Futility: a static score this far below alpha leaves the quiet moves unsearched. */
@@ -183,9 +189,8 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
         }
     }
 
-    uint32_t moves[MAXMOVES];
     int32_t sc[MAXMOVES];
-    int n = G(gen)(p, moves);
+    if (n < 0) n = G(gen)(p, moves);
     if (n == 0) {
         if (!G(over)(p, &sw)) sw = 0;
         *proven = 1;
