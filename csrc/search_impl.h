@@ -147,9 +147,9 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
     int shallow = depth <= tu->search_rfp_depth && (tu->search_rfp || tu->search_futility);
     int nullok = tu->search_nullmove && depth >= 2 && t->played[ply] != MOVE_NULL;
     int pruning = (shallow || nullok) && !pvnode && beta > -SCORE_EVAL_MAX && beta < SCORE_EVAL_MAX;
-    /* Work the table cannot spare comes before the probe, so the bucket the parent prefetched
-     * arrives meanwhile (the probe would wait for it): a node that may prune before its moves
-     * evaluates first, any other generates its moves. */
+    /* Work most nodes need comes before the probe, while the bucket the parent prefetched
+     * arrives (the probe would wait for it): a node that may prune before its moves evaluates
+     * first, any other generates its moves. */
     uint32_t moves[MAXMOVES];
     int n = pruning ? -1 : G(gen)(p, moves);
     int e = 0, evaluated = pruning && !G(over)(p, &sw);
