@@ -26,7 +26,7 @@ typedef struct {
     uint32_t killers[MAX_PLY][2];
     uint32_t played[MAX_PLY + 1];      /* played[ply]: the move that led to this ply's node */
     uint32_t counter[2][1 << 14];      /* side, previous move -> the reply that refuted it */
-    int32_t hist[2][1 << 14];
+    uint16_t hist[2][1 << 14];         /* history, 0..65535 (16 bits: half the cache lines) */
     int prev_score, have_prev;         /* last completed iteration (aspiration windows) */
     int pvlen[MAX_PLY + 1];
     uint32_t pv[MAX_PLY + 1][MAX_PLY + 1];
@@ -273,9 +273,9 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
                         t->killers[ply][0] = m;
                     }
                     *counter = m;
-                    int32_t *hh = &t->hist[side][m & 0x3FFF];
-                    *hh += depth * depth;
-                    if (*hh > 65535) *hh = 65535;
+                    uint16_t *hh = &t->hist[side][m & 0x3FFF];
+                    int32_t hv = *hh + depth * depth;
+                    *hh = (uint16_t)(hv > 65535 ? 65535 : hv);
                     break;
                 }
             }
