@@ -272,7 +272,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
                         t->killers[ply][1] = t->killers[ply][0];
                         t->killers[ply][0] = m;
                     }
-                    *counter = m;
+                    if (tu->search_countermove) *counter = m;  /* read only when on */
                     uint16_t *hh = &t->hist[side][m & 0x3FFF];
                     int32_t hv = *hh + depth * depth;
                     *hh = (uint16_t)(hv > 65535 ? 65535 : hv);
