@@ -13,6 +13,7 @@ int8_t IDX2BIT[DV_POINTS];
 uint8_t DIST[DV_BITS][DV_BITS];
 uint64_t LAND[DV_BITS][11];
 uint64_t NBR[DV_BITS];
+uint8_t LAND_CELLS[DV_BITS][12][8];
 static uint8_t RING_RUNS[64];          /* runs of set bits in a 6-bit cyclic neighbour pattern */
 /* The six neighbour offsets in cyclic order (E, NE, N, W, SW, S): consecutive ones are adjacent. */
 static const int RING[6] = {1, 12, 11, -1, -12, -11};
@@ -86,6 +87,12 @@ void dv_global_init(void)
         for (int b2 = 0; b2 < DV_BITS; b2++)
             DIST[b][b2] = (uint8_t)hex_dist(c, r, b2 % 11, b2 / 11);
     }
+    for (int b = 0; b < DV_BITS; b++)
+        for (int h = 0; h <= 11; h++) {
+            int k = 0;
+            for (uint64_t t = h <= 10 ? LAND[b][h] : 0; t; t &= t - 1) LAND_CELLS[b][h][k++] = (uint8_t)ctz64(t);
+            while (k < 8) LAND_CELLS[b][h][k++] = 63;
+        }
     dv_eval_init();
 }
 
@@ -154,9 +161,15 @@ static int gen_stack_moves(const DvPos *p, int s, uint32_t *moves)
         int b = ctz64(mobile);
         int h = p->height[b];
         if (h > 10) continue;
-        uint64_t t = LAND[b][h] & p->occ;
-        if (!moves) { n += popcount64(t); continue; }
-        for (; t; t &= t - 1) moves[n++] = DV_MOVE(BIT2IDX[b], BIT2IDX[ctz64(t)]);
+        if (!moves) { n += popcount64(LAND[b][h] & p->occ); continue; }
+        /* all six slots written, the occupied ones kept (in bit order, as a loop over the
+         * set bits would give): no branch on how many there are */
+        const uint8_t *lc = LAND_CELLS[b][h];
+        uint32_t from = (uint32_t)BIT2IDX[b];
+        for (int i = 0; i < 6; i++) {
+            moves[n] = DV_MOVE(from, (uint32_t)(uint8_t)BIT2IDX[lc[i]]);
+            n += (int)(p->occ >> lc[i] & 1);
+        }
     }
     return n;
 }

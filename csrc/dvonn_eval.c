@@ -100,10 +100,6 @@ static int cut_gain(const DvPos *p, int s, uint64_t cutv)
 /* FIELD_FROM[r][b]: what a red stack on r adds to cell b's field value (bytes, padded to 64
  * cells so the per-red adds are whole vectors). */
 static uint8_t FIELD_FROM[DV_BITS][64] __attribute__((aligned(64)));
-/* LAND_CELLS[b][h]: the (up to six) landing points at distance h, padded with 63 (never
- * occupied), so a stack's landing values are six loads without a data-dependent loop;
- * h = 11 stands for any taller stack (none). */
-static uint8_t LAND_CELLS[DV_BITS][12][8];
 static uint64_t BYTE_MASK[256];  /* bit i of the index -> byte i = 0xFF */
 
 void dv_eval_init(void)
@@ -111,12 +107,6 @@ void dv_eval_init(void)
     for (int r = 0; r < DV_BITS; r++)
         for (int b = 0; b < 64; b++)  /* off-board cells: 0 (DIST is only meant for board cells) */
             FIELD_FROM[r][b] = (VALID >> r & 1) && b < DV_BITS && (VALID >> b & 1) ? (uint8_t)FIELD_ADD[DIST[b][r]] : 0;
-    for (int b = 0; b < DV_BITS; b++)
-        for (int h = 0; h <= 11; h++) {
-            int k = 0;
-            for (uint64_t t = h <= 10 ? LAND[b][h] : 0; t; t &= t - 1) LAND_CELLS[b][h][k++] = (uint8_t)ctz64(t);
-            while (k < 8) LAND_CELLS[b][h][k++] = 63;
-        }
     for (int m = 0; m < 256; m++) {
         BYTE_MASK[m] = 0;
         for (int i = 0; i < 8; i++) if (m >> i & 1) BYTE_MASK[m] |= 0xFFull << (8 * i);
