@@ -36,6 +36,22 @@ static int hex_dist(int c1, int r1, int c2, int r2)
     return ax + ay;
 }
 
+static inline uint64_t cell_key_of(int b, int h, int top, int red)
+{
+    return splitmix64((uint64_t)b | (uint64_t)h << 6 | (uint64_t)top << 13 |
+                      (uint64_t)red << 15 | 0xD7000000ull);
+}
+
+/* cell_key_of looked up for stacks of up to all 49 pieces (dv_play's three keys a move were
+ * a good part of its time); taller ones only come from bad input and are computed. */
+#define ZKEY_HEIGHTS 50
+static uint64_t ZKEY[3][2][DV_BITS][ZKEY_HEIGHTS];
+
+static inline uint64_t cell_key(int b, int h, int top, int red)
+{
+    return h < ZKEY_HEIGHTS ? ZKEY[top][red][b][h] : cell_key_of(b, h, top, red);
+}
+
 void dv_global_init(void)
 {
     int idx = 0;
@@ -93,6 +109,10 @@ void dv_global_init(void)
             for (uint64_t t = h <= 10 ? LAND[b][h] : 0; t; t &= t - 1) LAND_CELLS[b][h][k++] = (uint8_t)ctz64(t);
             while (k < 8) LAND_CELLS[b][h][k++] = 63;
         }
+    for (int top = 0; top < 3; top++)
+        for (int red = 0; red < 2; red++)
+            for (int b = 0; b < DV_BITS; b++)
+                for (int h = 0; h < ZKEY_HEIGHTS; h++) ZKEY[top][red][b][h] = cell_key_of(b, h, top, red);
     dv_eval_init();
 }
 
@@ -102,12 +122,6 @@ static inline int ring_mask(uint64_t occ, int b)
     const uint8_t *nb = RING_NB[b];
     return (int)((occ >> nb[0] & 1) | (occ >> nb[1] & 1) << 1 | (occ >> nb[2] & 1) << 2 |
                  (occ >> nb[3] & 1) << 3 | (occ >> nb[4] & 1) << 4 | (occ >> nb[5] & 1) << 5);
-}
-
-static inline uint64_t cell_key(int b, int h, int top, int red)
-{
-    return splitmix64((uint64_t)b | (uint64_t)h << 6 | (uint64_t)top << 13 |
-                      (uint64_t)red << 15 | 0xD7000000ull);
 }
 
 #define KEY_SIDE DV_KEY_SIDE
