@@ -177,7 +177,8 @@ static int gen_stack_moves(const DvPos *p, int s, uint32_t *moves)
         if (h > 10) continue;
         if (!moves) { n += popcount64(LAND[b][h] & p->occ); continue; }
         /* all six slots written, the occupied ones kept (in bit order, as a loop over the
-         * set bits would give): no branch on how many there are */
+         * set bits would give): no branch on how many there are.  One slot past the last
+         * move may be written: at most 6 x 49 = 294 moves, DV_MAX_MOVES leaves room. */
         const uint8_t *lc = LAND_CELLS[b][h];
         uint32_t from = (uint32_t)BIT2IDX[b];
         for (int i = 0; i < 6; i++) {
