@@ -13,6 +13,7 @@ int8_t IDX2BIT[DV_POINTS];
 uint8_t DIST[DV_BITS][DV_BITS];
 uint64_t LAND[DV_BITS][11];
 uint64_t NBR[DV_BITS];
+uint8_t LAND_CELLS[DV_BITS][12][8];
 static uint8_t RING_RUNS[64];          /* runs of set bits in a 6-bit cyclic neighbour pattern */
 /* The six neighbour offsets in cyclic order (E, NE, N, W, SW, S): consecutive ones are adjacent. */
 static const int RING[6] = {1, 12, 11, -1, -12, -11};
@@ -33,6 +34,22 @@ static int hex_dist(int c1, int r1, int c2, int r2)
     int ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
     if ((dx >= 0) == (dy >= 0)) return ax > ay ? ax : ay; /* same sign: diagonal (1,1) helps */
     return ax + ay;
+}
+
+static inline uint64_t cell_key_of(int b, int h, int top, int red)
+{
+    return splitmix64((uint64_t)b | (uint64_t)h << 6 | (uint64_t)top << 13 |
+                      (uint64_t)red << 15 | 0xD7000000ull);
+}
+
+/* cell_key_of looked up for stacks of up to all 49 pieces (dv_play's three keys a move were
+ * a good part of its time); taller ones only come from bad input and are computed. */
+#define ZKEY_HEIGHTS 50
+static uint64_t ZKEY[3][2][DV_BITS][ZKEY_HEIGHTS];
+
+static inline uint64_t cell_key(int b, int h, int top, int red)
+{
+    return h < ZKEY_HEIGHTS ? ZKEY[top][red][b][h] : cell_key_of(b, h, top, red);
 }
 
 void dv_global_init(void)
@@ -86,6 +103,16 @@ void dv_global_init(void)
         for (int b2 = 0; b2 < DV_BITS; b2++)
             DIST[b][b2] = (uint8_t)hex_dist(c, r, b2 % 11, b2 / 11);
     }
+    for (int b = 0; b < DV_BITS; b++)
+        for (int h = 0; h <= 11; h++) {
+            int k = 0;
+            for (uint64_t t = h <= 10 ? LAND[b][h] : 0; t; t &= t - 1) LAND_CELLS[b][h][k++] = (uint8_t)ctz64(t);
+            while (k < 8) LAND_CELLS[b][h][k++] = 63;
+        }
+    for (int top = 0; top < 3; top++)
+        for (int red = 0; red < 2; red++)
+            for (int b = 0; b < DV_BITS; b++)
+                for (int h = 0; h < ZKEY_HEIGHTS; h++) ZKEY[top][red][b][h] = cell_key_of(b, h, top, red);
     dv_eval_init();
 }
 
@@ -97,13 +124,7 @@ static inline int ring_mask(uint64_t occ, int b)
                  (occ >> nb[3] & 1) << 3 | (occ >> nb[4] & 1) << 4 | (occ >> nb[5] & 1) << 5);
 }
 
-static inline uint64_t cell_key(int b, int h, int top, int red)
-{
-    return splitmix64((uint64_t)b | (uint64_t)h << 6 | (uint64_t)top << 13 |
-                      (uint64_t)red << 15 | 0xD7000000ull);
-}
-
-#define KEY_SIDE 0x5A17E5C0FFEE1234ull
+#define KEY_SIDE DV_KEY_SIDE
 #define KEY_PHASE 0x0123FACEB00C4321ull
 
 static inline int top_of(const DvPos *p, uint64_t bit)
@@ -154,9 +175,16 @@ static int gen_stack_moves(const DvPos *p, int s, uint32_t *moves)
         int b = ctz64(mobile);
         int h = p->height[b];
         if (h > 10) continue;
-        uint64_t t = LAND[b][h] & p->occ;
-        if (!moves) { n += popcount64(t); continue; }
-        for (; t; t &= t - 1) moves[n++] = DV_MOVE(BIT2IDX[b], BIT2IDX[ctz64(t)]);
+        if (!moves) { n += popcount64(LAND[b][h] & p->occ); continue; }
+        /* all six slots written, the occupied ones kept (in bit order, as a loop over the
+         * set bits would give): no branch on how many there are.  One slot past the last
+         * move may be written: at most 6 x 49 = 294 moves, DV_MAX_MOVES leaves room. */
+        const uint8_t *lc = LAND_CELLS[b][h];
+        uint32_t from = (uint32_t)BIT2IDX[b];
+        for (int i = 0; i < 6; i++) {
+            moves[n] = DV_MOVE(from, (uint32_t)(uint8_t)BIT2IDX[lc[i]]);
+            n += (int)(p->occ >> lc[i] & 1);
+        }
     }
     return n;
 }

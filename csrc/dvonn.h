@@ -40,11 +40,19 @@ int      dv_side(const DvPos *p);
 int      dv_over(const DvPos *p, int *score_white);
 int      dv_eval(const DvPos *p);
 uint64_t dv_hash(const DvPos *p);
+/* The evaluation with White (out[0]) and with Black (out[1]) to act, from one pass. */
+void     dv_eval_pair(const DvPos *p, int32_t out[2]);
 /* The move from parent to child starts a new phase (the search may extend it). */
 int      dv_phase_change(const DvPos *parent, const DvPos *child);
 /* The position with the turn passed, for null-move pruning: 1, or 0 where none is imagined. */
 int      dv_null_move(const DvPos *p, DvPos *out);
 uint64_t dv_perft(const DvPos *p, int depth);
+
+#define DV_KEY_SIDE 0x5A17E5C0FFEE1234ull  /* hashed in iff Black is to act */
+
+/* The search's evaluation-cache key: the hash without the side to act, so a position and
+ * its twin with the other side to act (the null move's) share dv_eval_pair's entry. */
+static inline uint64_t dv_eval_key(const DvPos *p) { return p->hash ^ (p->side ? DV_KEY_SIDE : 0); }
 
 /* Export back to canonical arrays (height, top 0/1/2, number of reds is not
  * tracked exactly: extra = 1 if the stack contains red). */

@@ -14,12 +14,22 @@ const WeightInfo DV_WEIGHT_INFO[DV_NWEIGHTS] = {DV_WEIGHTS(WEIGHT_INFO)};
 /* PrimaDvonna's field value: 64 plus 64/4^d for each red stack at distance d. */
 static const int FIELD_ADD[11] = {64, 16, 4, 1, 0, 0, 0, 0, 0, 0, 0};
 
-static inline __attribute__((always_inline)) int placement_eval(const DvPos *p, const DvWeights *w, double *tr)
+/* Each colour's share of the evaluation, whoever is to act: one pass scores a position and
+ * its twin with the other side to act (the null move's). */
+typedef struct {
+    int stacking;  /* 0: placement points in v only */
+    int v[2];      /* per colour: placement points, or the stacking sums in 1/64 point */
+    int cut[2];    /* best cut-off the colour can make (cut_gain; 0 when not scored) */
+    int reach[2];  /* tallest enemy stack a mobile stack of the colour can take */
+} DvParts;
+
+static inline __attribute__((always_inline)) void placement_eval(const DvPos *p, const DvWeights *w, double *tr,
+                                                                 DvParts *e)
 {
     int reds[3], nr = 0;
     for (uint64_t r = p->red; r && nr < 3; r &= r - 1) reds[nr++] = ctz64(r);
-    if (!nr) return 0;
-    int v[2] = {0, 0};
+    if (!nr) return;
+    int *v = e->v;
     for (int s = 0; s < 2; s++) {
         int edge = 0;
         for (uint64_t o = p->col[s]; o; o &= o - 1) {
@@ -58,7 +68,6 @@ static inline __attribute__((always_inline)) int placement_eval(const DvPos *p, 
             TRACE(DVW_place_red_majority, s, w->place_red_majority);
         }
     }
-    return v[p->side] - v[p->side ^ 1];
 }
 
 /* Best (enemy - own) height side s removes by moving one mobile stack off a cell that alone
@@ -91,9 +100,6 @@ static int cut_gain(const DvPos *p, int s, uint64_t cutv)
 /* FIELD_FROM[r][b]: what a red stack on r adds to cell b's field value (bytes, padded to 64
  * cells so the per-red adds are whole vectors). */
 static uint8_t FIELD_FROM[DV_BITS][64] __attribute__((aligned(64)));
-/* LAND_CELLS[b][h]: the (up to six) landing points at distance h, padded with 63 (never
- * occupied), so a stack's landing values are six loads without a data-dependent loop. */
-static uint8_t LAND_CELLS[DV_BITS][11][8];
 static uint64_t BYTE_MASK[256];  /* bit i of the index -> byte i = 0xFF */
 
 void dv_eval_init(void)
@@ -101,22 +107,45 @@ void dv_eval_init(void)
     for (int r = 0; r < DV_BITS; r++)
         for (int b = 0; b < 64; b++)  /* off-board cells: 0 (DIST is only meant for board cells) */
             FIELD_FROM[r][b] = (VALID >> r & 1) && b < DV_BITS && (VALID >> b & 1) ? (uint8_t)FIELD_ADD[DIST[b][r]] : 0;
-    for (int b = 0; b < DV_BITS; b++)
-        for (int h = 0; h <= 10; h++) {
-            int k = 0;
-            for (uint64_t t = LAND[b][h]; t; t &= t - 1) LAND_CELLS[b][h][k++] = (uint8_t)ctz64(t);
-            while (k < 8) LAND_CELLS[b][h][k++] = 63;
-        }
     for (int m = 0; m < 256; m++) {
         BYTE_MASK[m] = 0;
         for (int i = 0; i < 8; i++) if (m >> i & 1) BYTE_MASK[m] |= 0xFFull << (8 * i);
     }
 }
 
-/* Stacking phase: weighted sums per colour in 1/64 point, then the cut-off threats.  Each
- * term's sum is gathered first and weighted once (integer sums: the same value in any order;
- * the trace's quotients by 64 are exact in a double, so its sums are too). */
-static inline __attribute__((always_inline)) int stacking_eval(const DvPos *p, const DvWeights *w, double *tr)
+/* Sums over the own stacks: what their landing points are worth, all[c] per landing point c
+ * of any stack, mob[c] of a mobile one (the padding cell 63 is worth 0 in both); their field
+ * values; their heights in (hs[0]), next to (hs[1]: field >= 80) and away from a red stack. */
+static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, uint64_t own, uint64_t sur,
+                                                               const uint8_t *field, const uint32_t *all,
+                                                               const uint32_t *mob, unsigned *fsum, unsigned *hs)
+{
+    unsigned land = 0, f = 0, h_red = 0, h_near = 0, h_far = 0;
+    for (uint64_t o = own; o; o &= o - 1) {
+        int b = ctz64(o), h = p->height[b];
+        f += field[b];
+        /* Height counts where it is safe: in or next to a red stack. */
+        if (p->red >> b & 1) h_red += h;
+        else if (field[b] >= 80) h_near += h;
+        else h_far += h;
+        const uint8_t *lc = LAND_CELLS[b][h > 10 ? 11 : h];
+        const uint32_t *x = sur >> b & 1 ? all : mob;
+        land += x[lc[0]] + x[lc[1]] + x[lc[2]] + x[lc[3]] + x[lc[4]] + x[lc[5]];
+    }
+    *fsum = f;
+    hs[0] = h_red;
+    hs[1] = h_near;
+    hs[2] = h_far;
+    return land;
+}
+
+/* Stacking phase: weighted sums per colour in 1/64 point, then the cut-off threats.  Sums are
+ * unsigned (a huge weight wraps as the old per-term int sums did), so weighting each landing
+ * point's value before summing gives the same total as weighting each term's sum (the search's
+ * way: one pass over the stacks); `eval` gathers each term's sum for the trace.  The trace's
+ * quotients by 64 are exact in a double, so its sums are too. */
+static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, const DvWeights *w, double *tr,
+                                                                DvParts *e)
 {
     /* field[b] = min(255, 64 + the reds' FIELD_ADD), every cell at once (saturating adds) */
     uint8_t field[64] __attribute__((aligned(64)));
@@ -128,50 +157,66 @@ static inline __attribute__((always_inline)) int stacking_eval(const DvPos *p, c
             field[b] = f < add[b] ? 255 : f;
         }
     }
-    /* the same, 0 on empty cells */
+    /* the field on occupied cells (0 on empty ones), and that times the landing weight */
     union { uint8_t b[64]; uint64_t w[8]; } fo;
     memcpy(fo.w, field, 64);
     for (int i = 0; i < 8; i++) fo.w[i] &= BYTE_MASK[p->occ >> (8 * i) & 255];
+    uint32_t all[64] __attribute__((aligned(64))), mob[64] __attribute__((aligned(64)));
+    for (int b = 0; b < 64; b++) all[b] = (uint32_t)w->landing * fo.b[b];
     uint64_t sur = surrounded(p->occ);
-    int v[2] = {0, 0}, reach[2] = {0, 0}; /* tallest enemy stack a mobile stack can take */
+    int *v = e->v, *reach = e->reach;
+    e->stacking = 1;
     for (int s = 0; s < 2; s++) {
         uint64_t enemy = p->col[s ^ 1], own = p->col[s];
-        /* sums of field values and heights over own stacks and their landing points */
-        /* unsigned: a huge weight wraps as the old per-term int sums did */
-        unsigned fsum = 0, h_red = 0, h_near = 0, h_far = 0, lsum = 0, rsum = 0, esum = 0, ehsum = 0;
+        unsigned fsum, hs[3], land;
+        /* a mobile stack's landing point is also worth its red and enemy stacks */
+        if (!tr) {
+            memcpy(mob, all, sizeof mob);
+            for (uint64_t x = p->red; x; x &= x - 1) {
+                int c = ctz64(x);
+                mob[c] += (uint32_t)w->landing_on_red * field[c];
+            }
+            for (uint64_t x = enemy; x; x &= x - 1) {
+                int c = ctz64(x);
+                mob[c] += (uint32_t)w->landing_on_enemy * field[c] + (uint32_t)w->enemy_height_in_reach * p->height[c];
+            }
+            land = own_sums(p, own, sur, field, all, mob, &fsum, hs);
+        } else {
+            /* each term's own sum: unit weights, one term at a time */
+            uint32_t none[64] = {0}, occupied[64], red[64] = {0}, ef[64] = {0}, eh[64] = {0};
+            for (int b = 0; b < 64; b++) occupied[b] = fo.b[b];
+            for (uint64_t x = p->red; x; x &= x - 1) red[ctz64(x)] = field[ctz64(x)];
+            for (uint64_t x = enemy; x; x &= x - 1) {
+                ef[ctz64(x)] = field[ctz64(x)];
+                eh[ctz64(x)] = p->height[ctz64(x)];
+            }
+            unsigned lsum = own_sums(p, own, sur, field, occupied, occupied, &fsum, hs);
+            unsigned rsum = own_sums(p, own, sur, field, none, red, &fsum, hs);
+            unsigned esum = own_sums(p, own, sur, field, none, ef, &fsum, hs);
+            unsigned ehsum = own_sums(p, own, sur, field, none, eh, &fsum, hs);
+            land = w->landing * lsum + w->landing_on_red * rsum + w->landing_on_enemy * esum +
+                   w->enemy_height_in_reach * ehsum;
+            TRACE(DVW_landing, s, (double)w->landing * lsum / 64.0);
+            TRACE(DVW_landing_on_red, s, (double)w->landing_on_red * rsum / 64.0);
+            TRACE(DVW_landing_on_enemy, s, (double)w->landing_on_enemy * esum / 64.0);
+            TRACE(DVW_enemy_height_in_reach, s, (double)w->enemy_height_in_reach * ehsum / 64.0);
+        }
+        v[s] = (int)(w->field * fsum + w->height_on_red * hs[0] + w->height_near_red * hs[1] +
+                     w->height_far * hs[2] + land);
+        TRACE(DVW_field, s, (double)w->field * fsum / 64.0);
+        TRACE(DVW_height_on_red, s, (double)w->height_on_red * hs[0] / 64.0);
+        TRACE(DVW_height_near_red, s, (double)w->height_near_red * hs[1] / 64.0);
+        TRACE(DVW_height_far, s, (double)w->height_far * hs[2] / 64.0);
+        /* tallest enemy stack a mobile stack can take (only the capture terms use it) */
         int rs = 0;
-        for (uint64_t o = own; o; o &= o - 1) {
-            int b = ctz64(o), h = p->height[b];
-            fsum += field[b];
-            /* Height counts where it is safe: in or next to a red stack. */
-            if (p->red >> b & 1) h_red += h;
-            else if (field[b] >= 80) h_near += h;
-            else h_far += h;
-            if (h > 10) continue;
-            uint64_t t = LAND[b][h] & p->occ;
-            const uint8_t *lc = LAND_CELLS[b][h];
-            lsum += fo.b[lc[0]] + fo.b[lc[1]] + fo.b[lc[2]] + fo.b[lc[3]] + fo.b[lc[4]] + fo.b[lc[5]];
-            if (sur >> b & 1) continue;  /* immobile: its landing points only */
-            for (uint64_t x = t & p->red; x; x &= x - 1) rsum += field[ctz64(x)];
-            for (uint64_t x = t & enemy; x; x &= x - 1) {
-                int tb = ctz64(x), th = p->height[tb];
-                esum += field[tb];
-                ehsum += th;
-                if (th > rs) rs = th;
+        if (w->capture_now || w->capture_next || tr) {
+            for (uint64_t o = own & ~sur; o; o &= o - 1) {
+                int b = ctz64(o), h = p->height[b];
+                for (uint64_t x = h > 10 ? 0 : LAND[b][h] & enemy; x; x &= x - 1)
+                    if (p->height[ctz64(x)] > rs) rs = p->height[ctz64(x)];
             }
         }
         reach[s] = rs;
-        v[s] = (int)(w->field * fsum + w->height_on_red * h_red + w->height_near_red * h_near +
-                     w->height_far * h_far + w->landing * lsum + w->landing_on_red * rsum +
-                     w->landing_on_enemy * esum + w->enemy_height_in_reach * ehsum);
-        TRACE(DVW_field, s, (double)w->field * fsum / 64.0);
-        TRACE(DVW_height_on_red, s, (double)w->height_on_red * h_red / 64.0);
-        TRACE(DVW_height_near_red, s, (double)w->height_near_red * h_near / 64.0);
-        TRACE(DVW_height_far, s, (double)w->height_far * h_far / 64.0);
-        TRACE(DVW_landing, s, (double)w->landing * lsum / 64.0);
-        TRACE(DVW_landing_on_red, s, (double)w->landing_on_red * rsum / 64.0);
-        TRACE(DVW_landing_on_enemy, s, (double)w->landing_on_enemy * esum / 64.0);
-        TRACE(DVW_enemy_height_in_reach, s, (double)w->enemy_height_in_reach * ehsum / 64.0);
     }
     if (w->mobile_stacks || w->stuck_pieces) {
         /* Landing cells only ever empty in this phase: no landing now means none later,
@@ -189,38 +234,61 @@ static inline __attribute__((always_inline)) int stacking_eval(const DvPos *p, c
             TRACE(DVW_stuck_pieces, s, -w->stuck_pieces * stuck);
         }
     }
-    int cut = 0;
     if (w->cut_now || w->cut_next) {
         uint64_t cutv = cut_cells(p->occ) & ~sur & ~p->red;
         if (cutv) {
-            int now = w->cut_now * cut_gain(p, p->side, cutv);
-            int next = w->cut_next * cut_gain(p, p->side ^ 1, cutv);
-            TRACE(DVW_cut_now, p->side, now);
-            TRACE(DVW_cut_next, p->side ^ 1, next);
-            cut = now - next;
+            e->cut[0] = cut_gain(p, 0, cutv);
+            e->cut[1] = cut_gain(p, 1, cutv);
         }
     }
+}
+
+/* The evaluation with `side` to act, from its view. */
+static inline __attribute__((always_inline)) int side_eval(const DvParts *e, const DvWeights *w, int side,
+                                                           double *tr)
+{
+    const int *v = e->v;
+    if (!e->stacking) return v[side] - v[side ^ 1];
+    int cut_now = w->cut_now * e->cut[side], cut_next = w->cut_next * e->cut[side ^ 1];
+    TRACE(DVW_cut_now, side, cut_now);
+    TRACE(DVW_cut_next, side ^ 1, cut_next);
     /* The side to act takes first: an unanswered capture is not yet in the material. */
-    int now = w->capture_now * reach[p->side], next = w->capture_next * reach[p->side ^ 1];
-    TRACE(DVW_capture_now, p->side, now);
-    TRACE(DVW_capture_next, p->side ^ 1, next);
-    TRACE(DVW_tempo, p->side, w->tempo);
-    return (v[p->side] - v[p->side ^ 1]) / 64 + cut + now - next + w->tempo;
+    int now = w->capture_now * e->reach[side], next = w->capture_next * e->reach[side ^ 1];
+    TRACE(DVW_capture_now, side, now);
+    TRACE(DVW_capture_next, side ^ 1, next);
+    TRACE(DVW_tempo, side, w->tempo);
+    return (v[side] - v[side ^ 1]) / 64 + (cut_now - cut_next) + now - next + w->tempo;
 }
 
 /* always inlined: the search's copy has no trace code at all */
-static inline __attribute__((always_inline)) int eval_impl(const DvPos *p, double *tr)
+static inline __attribute__((always_inline)) void eval_parts(const DvPos *p, const DvWeights *w, double *tr,
+                                                             DvParts *e)
 {
-    const DvWeights *w = &dv_weights.w;
+    *e = (DvParts){0};
     /* Late placements may be scored as stacking positions: one scale across the phase change. */
-    if (p->phase == 0 && p->placed < w->place_stacking_from) return placement_eval(p, w, tr);
-    return stacking_eval(p, w, tr);
+    if (p->phase == 0 && p->placed < w->place_stacking_from) placement_eval(p, w, tr, e);
+    else stacking_eval(p, w, tr, e);
 }
 
-int dv_eval(const DvPos *p) { return eval_impl(p, NULL); }
+int dv_eval(const DvPos *p)
+{
+    DvParts e;
+    eval_parts(p, &dv_weights.w, NULL, &e);
+    return side_eval(&e, &dv_weights.w, p->side, NULL);
+}
+
+void dv_eval_pair(const DvPos *p, int32_t out[2])
+{
+    DvParts e;
+    eval_parts(p, &dv_weights.w, NULL, &e);
+    out[0] = side_eval(&e, &dv_weights.w, 0, NULL);
+    out[1] = side_eval(&e, &dv_weights.w, 1, NULL);
+}
 
 int dv_eval_terms(const DvPos *p, double *terms)
 {
     for (int i = 0; i < 2 * DV_NWEIGHTS; i++) terms[i] = 0;
-    return eval_impl(p, terms);
+    DvParts e;
+    eval_parts(p, &dv_weights.w, terms, &e);
+    return side_eval(&e, &dv_weights.w, p->side, terms);
 }

@@ -37,11 +37,10 @@ static inline int dv_move_order(const DvPos *p, uint32_t move)
         int full = p->placed >= dv_weights.w.place_full_width_from ? 200 : 0;
         return 100 - 10 * dmin + full;
     }
-    uint64_t tb = 1ull << t;
-    int v = 100;
-    if (p->col[p->side ^ 1] & tb) v += 300 + 20 * (p->height[t] > 10 ? 10 : p->height[t]);
-    if (p->red & tb) v += 200;
-    return v;
+    /* without branches: which targets are enemy or red stacks is anyone's guess */
+    int h = p->height[t] > 10 ? 10 : p->height[t];
+    int enemy = (int)(p->col[p->side ^ 1] >> t & 1), red = (int)(p->red >> t & 1);
+    return 100 + enemy * (300 + 20 * h) + red * 200;
 }
 
 #endif

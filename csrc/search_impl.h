@@ -26,7 +26,7 @@ typedef struct {
     uint32_t killers[MAX_PLY][2];
     uint32_t played[MAX_PLY + 1];      /* played[ply]: the move that led to this ply's node */
     uint32_t counter[2][1 << 14];      /* side, previous move -> the reply that refuted it */
-    int32_t hist[2][1 << 14];
+    uint16_t hist[2][1 << 14];         /* history, 0..65535 (16 bits: half the cache lines) */
     int prev_score, have_prev;         /* last completed iteration (aspiration windows) */
     int pvlen[MAX_PLY + 1];
     uint32_t pv[MAX_PLY + 1][MAX_PLY + 1];
@@ -35,7 +35,7 @@ typedef struct {
     pthread_t tid;
     /* Leaf evaluations by position key: the same leaf is often reached again by the same
      * moves in another order.  Per thread, one search long (the weights stay the same). */
-    struct { uint64_t key; int32_t eval; } eval_cache[EVAL_CACHE_SIZE];
+    struct { uint64_t key; int32_t eval[2]; } eval_cache[EVAL_CACHE_SIZE];
 } S(Thread);
 
 struct S(Shared) {
@@ -96,18 +96,18 @@ static void S(poll)(S(Thread) *t)
 
 static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, int ply, int *proven);
 
-/* The evaluation of a position that is not over, bounded, through the thread's cache. */
-static inline int S(static_eval)(S(Thread) *t, const POS *p, uint64_t key)
+/* The evaluation of a position that is not over, bounded, through the thread's cache.  An
+ * entry holds the evaluation with either side to act where the game scores both in one pass
+ * (its eval_key leaves the side out: DVONN's null move then finds its twin's entry). */
+static inline int S(static_eval)(S(Thread) *t, const POS *p)
 {
+    uint64_t key = G(eval_key)(p);
     unsigned slot = (unsigned)key & (EVAL_CACHE_SIZE - 1);
-    int e;
-    if (t->eval_cache[slot].key == key && key) {  /* key 0 is an empty slot */
-        e = t->eval_cache[slot].eval;
-    } else {
-        e = G(eval)(p);
+    if (t->eval_cache[slot].key != key || !key) {  /* key 0 is an empty slot */
+        G(eval_pair)(p, t->eval_cache[slot].eval);
         t->eval_cache[slot].key = key;
-        t->eval_cache[slot].eval = e;
     }
+    int e = t->eval_cache[slot].eval[G(side)(p)];
     return e > SCORE_EVAL_MAX ? SCORE_EVAL_MAX : e < -SCORE_EVAL_MAX ? -SCORE_EVAL_MAX : e;
 }
 
@@ -138,11 +138,22 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
             *proven = 1;
             return search_terminal_score(sw, side, ply);
         }
-        return S(static_eval)(t, p, G(hash)(p));
+        return S(static_eval)(t, p);
     }
 
     TT *tt = t->sh->tt;
     int pvnode = beta - alpha > 1;
+    const SearchTuning *tu = &t->sh->tu;
+    int shallow = depth <= tu->search_rfp_depth && (tu->search_rfp || tu->search_futility);
+    int nullok = tu->search_nullmove && depth >= 2 && t->played[ply] != MOVE_NULL;
+    int pruning = (shallow || nullok) && !pvnode && beta > -SCORE_EVAL_MAX && beta < SCORE_EVAL_MAX;
+    /* Work most nodes need comes before the probe, while the bucket the parent prefetched
+     * arrives (the probe would wait for it): a node that may prune before its moves evaluates
+     * first, any other generates its moves. */
+    uint32_t moves[MAXMOVES];
+    int n = pruning ? -1 : G(gen)(p, moves);
+    int e = 0, evaluated = pruning && !G(over)(p, &sw);
+    if (evaluated) e = S(static_eval)(t, p);
     uint64_t key = G(hash)(p);
     uint32_t ttmove = MOVE_NONE;
     TTHit h;
@@ -157,15 +168,10 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
         }
     }
 
-    const SearchTuning *tu = &t->sh->tu;
     /* Reverse futility: near the horizon, outside the PV, a static score that beats beta by
      * a margin per remaining ply is trusted without searching (never on proven scores). */
     int futile = 0;
-    int shallow = depth <= tu->search_rfp_depth && (tu->search_rfp || tu->search_futility);
-    int nullok = tu->search_nullmove && depth >= 2 && t->played[ply] != MOVE_NULL;
-    if ((shallow || nullok) && !pvnode && beta > -SCORE_EVAL_MAX && beta < SCORE_EVAL_MAX &&
-        !G(over)(p, &sw)) {
-        int e = S(static_eval)(t, p, key);
+    if (evaluated) {
         if (shallow) {
             if (tu->search_rfp && e - tu->search_rfp * depth >= beta) return e - tu->search_rfp * depth;
             /* Futility: a static score this far below alpha leaves the quiet moves unsearched. */
@@ -183,9 +189,8 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
         }
     }
 
-    uint32_t moves[MAXMOVES];
     int32_t sc[MAXMOVES];
-    int n = G(gen)(p, moves);
+    if (n < 0) n = G(gen)(p, moves);
     if (n == 0) {
         if (!G(over)(p, &sw)) sw = 0;
         *proven = 1;
@@ -267,10 +272,10 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
                         t->killers[ply][1] = t->killers[ply][0];
                         t->killers[ply][0] = m;
                     }
-                    *counter = m;
-                    int32_t *hh = &t->hist[side][m & 0x3FFF];
-                    *hh += depth * depth;
-                    if (*hh > 65535) *hh = 65535;
+                    if (tu->search_countermove) *counter = m;  /* read only when on */
+                    uint16_t *hh = &t->hist[side][m & 0x3FFF];
+                    int32_t hv = *hh + depth * depth;
+                    *hh = (uint16_t)(hv > 65535 ? 65535 : hv);
                     break;
                 }
             }

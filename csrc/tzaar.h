@@ -51,6 +51,10 @@ int      tz_side(const TzPos *p);
 int      tz_over(const TzPos *p, int *score_white);
 int      tz_eval(const TzPos *p);
 uint64_t tz_hash(const TzPos *p);
+/* The search's evaluation cache: TZAAR scores one side to act per pass, so the key is the
+ * hash (side included) and tz_eval_pair fills out[side] only (the other entry is 0). */
+static inline uint64_t tz_eval_key(const TzPos *p) { return tz_hash(p); }
+void     tz_eval_pair(const TzPos *p, int32_t out[2]);
 int      tz_move_order(const TzPos *p, uint32_t move);
 /* The move from parent to child starts a new phase (the search may extend it). */
 int      tz_phase_change(const TzPos *parent, const TzPos *child);

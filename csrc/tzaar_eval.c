@@ -227,6 +227,13 @@ static inline __attribute__((always_inline)) int eval_impl(const TzPos *p, doubl
 /* Static evaluation from the side to act's view. */
 int tz_eval(const TzPos *p) { return eval_impl(p, NULL); }
 
+void tz_eval_pair(const TzPos *p, int32_t out[2])
+{
+    int side = tz_side(p);
+    out[side] = eval_impl(p, NULL);
+    out[side ^ 1] = 0;
+}
+
 int tz_eval_terms(const TzPos *p, double *terms)
 {
     for (int i = 0; i < 2 * TZ_NWEIGHTS; i++) terms[i] = 0;

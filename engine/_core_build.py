@@ -108,6 +108,10 @@ def _cflags() -> list[str]:
     if override is not None:
         return base + shlex.split(override)
     flags = base + ["-O3"]
+    # Only the module's init function is looked up by name: calls between the core's files
+    # then go direct instead of through the PLT (about 1 % more nodes/s).
+    if _compiler_accepts("-fvisibility=hidden"):
+        flags.append("-fvisibility=hidden")
     # x86-64-v2 = SSE4.2 + POPCNT (hardware bit counts); never -march=native.
     if platform.machine().lower() in ("x86_64", "amd64") and _compiler_accepts("-march=x86-64-v2"):
         flags.append("-march=x86-64-v2")

@@ -139,3 +139,11 @@ def test_every_script_explains_every_option(name, tmp_path):
             assert i + 1 < len(lines) and lines[i + 1].startswith(" " * 10), \
                 f"{name}: {line.strip()} has no description"
     assert "(issue)" not in result.stdout
+
+
+def test_bench_against_a_tree_without_a_compiled_core_says_so_in_one_line(tmp_path):
+    result = script(str(REPO / "scripts" / "bench"), "--against", str(tmp_path))
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "no compiled core in" in result.stderr
+    result = script(str(REPO / "scripts" / "bench"), "--against", str(REPO), "--rounds", "0")
+    assert result.returncode == 1 and result.stderr.strip() == "bench: --rounds must be at least 1"
