@@ -113,14 +113,25 @@ void dv_eval_init(void)
     }
 }
 
+/* What own_sums also counts when asked: the tallest enemy stack a mobile own stack can land on
+ * (enemy_height: heights on enemy stacks, 0 elsewhere and on the padding cell 63), and the
+ * mobile stacks and the pieces in stacks with no landing point (counts). */
+typedef struct {
+    const uint8_t *enemy_height;  /* NULL: no reach */
+    int counts;
+    int reach, mobile, stuck;
+} OwnCounts;
+
 /* Sums over the own stacks: what their landing points are worth, all[c] per landing point c
  * of any stack, mob[c] of a mobile one (the padding cell 63 is worth 0 in both); their field
  * values; their heights in (hs[0]), next to (hs[1]: field >= 80) and away from a red stack. */
 static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, uint64_t own, uint64_t sur,
                                                                const uint8_t *field, const uint32_t *all,
-                                                               const uint32_t *mob, unsigned *fsum, unsigned *hs)
+                                                               const uint32_t *mob, unsigned *fsum, unsigned *hs,
+                                                               OwnCounts *oc)
 {
     unsigned land = 0, f = 0, h_red = 0, h_near = 0, h_far = 0;
+    int reach = 0, mobile = 0, stuck = 0;
     for (uint64_t o = own; o; o &= o - 1) {
         int b = ctz64(o), h = p->height[b];
         f += field[b];
@@ -129,13 +140,35 @@ static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, u
         else if (field[b] >= 80) h_near += h;
         else h_far += h;
         const uint8_t *lc = LAND_CELLS[b][h > 10 ? 11 : h];
-        const uint32_t *x = sur >> b & 1 ? all : mob;
+        int surrounded_here = sur >> b & 1;
+        const uint32_t *x = surrounded_here ? all : mob;
         land += x[lc[0]] + x[lc[1]] + x[lc[2]] + x[lc[3]] + x[lc[4]] + x[lc[5]];
+        if (oc && oc->enemy_height && !surrounded_here) {
+            const uint8_t *eh = oc->enemy_height;
+            int m01 = eh[lc[0]] > eh[lc[1]] ? eh[lc[0]] : eh[lc[1]];
+            int m23 = eh[lc[2]] > eh[lc[3]] ? eh[lc[2]] : eh[lc[3]];
+            int m45 = eh[lc[4]] > eh[lc[5]] ? eh[lc[4]] : eh[lc[5]];
+            int m = m01 > m23 ? m01 : m23;
+            m = m > m45 ? m : m45;
+            if (m > reach) reach = m;
+        }
+        if (oc && oc->counts) {
+            /* Landing cells only ever empty in this phase: no landing now means none later,
+             * unless another stack lands on this one. */
+            uint64_t t = h > 10 ? 0 : LAND[b][h] & p->occ;
+            if (!t) stuck += h;
+            else if (!surrounded_here) mobile++;
+        }
     }
     *fsum = f;
     hs[0] = h_red;
     hs[1] = h_near;
     hs[2] = h_far;
+    if (oc) {
+        oc->reach = reach;
+        oc->mobile = mobile;
+        oc->stuck = stuck;
+    }
     return land;
 }
 
@@ -169,6 +202,14 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
     for (int s = 0; s < 2; s++) {
         uint64_t enemy = p->col[s ^ 1], own = p->col[s];
         unsigned fsum, hs[3], land;
+        union { uint8_t b[64]; uint64_t w[8]; } eh_own;  /* enemy stacks' heights, 0 elsewhere */
+        OwnCounts oc = {NULL, (w->mobile_stacks || w->stuck_pieces || tr) ? 1 : 0, 0, 0, 0};
+        if (w->capture_now || w->capture_next || tr) {
+            eh_own.w[6] = eh_own.w[7] = 0;
+            memcpy(eh_own.b, p->height, DV_BITS);
+            for (int i = 0; i < 8; i++) eh_own.w[i] &= BYTE_MASK[enemy >> (8 * i) & 255];
+            oc.enemy_height = eh_own.b;
+        }
         /* a mobile stack's landing point is also worth its red and enemy stacks */
         if (!tr) {
             memcpy(mob, all, sizeof mob);
@@ -180,7 +221,7 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
                 int c = ctz64(x);
                 mob[c] += (uint32_t)w->landing_on_enemy * field[c] + (uint32_t)w->enemy_height_in_reach * p->height[c];
             }
-            land = own_sums(p, own, sur, field, all, mob, &fsum, hs);
+            land = own_sums(p, own, sur, field, all, mob, &fsum, hs, &oc);
         } else {
             /* each term's own sum: unit weights, one term at a time */
             uint32_t none[64] = {0}, occupied[64], red[64] = {0}, ef[64] = {0}, eh[64] = {0};
@@ -190,10 +231,10 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
                 ef[ctz64(x)] = field[ctz64(x)];
                 eh[ctz64(x)] = p->height[ctz64(x)];
             }
-            unsigned lsum = own_sums(p, own, sur, field, occupied, occupied, &fsum, hs);
-            unsigned rsum = own_sums(p, own, sur, field, none, red, &fsum, hs);
-            unsigned esum = own_sums(p, own, sur, field, none, ef, &fsum, hs);
-            unsigned ehsum = own_sums(p, own, sur, field, none, eh, &fsum, hs);
+            unsigned lsum = own_sums(p, own, sur, field, occupied, occupied, &fsum, hs, &oc);
+            unsigned rsum = own_sums(p, own, sur, field, none, red, &fsum, hs, NULL);
+            unsigned esum = own_sums(p, own, sur, field, none, ef, &fsum, hs, NULL);
+            unsigned ehsum = own_sums(p, own, sur, field, none, eh, &fsum, hs, NULL);
             land = w->landing * lsum + w->landing_on_red * rsum + w->landing_on_enemy * esum +
                    w->enemy_height_in_reach * ehsum;
             TRACE(DVW_landing, s, (double)w->landing * lsum / 64.0);
@@ -208,30 +249,11 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
         TRACE(DVW_height_near_red, s, (double)w->height_near_red * hs[1] / 64.0);
         TRACE(DVW_height_far, s, (double)w->height_far * hs[2] / 64.0);
         /* tallest enemy stack a mobile stack can take (only the capture terms use it) */
-        int rs = 0;
-        if (w->capture_now || w->capture_next || tr) {
-            for (uint64_t o = own & ~sur; o; o &= o - 1) {
-                int b = ctz64(o), h = p->height[b];
-                for (uint64_t x = h > 10 ? 0 : LAND[b][h] & enemy; x; x &= x - 1)
-                    if (p->height[ctz64(x)] > rs) rs = p->height[ctz64(x)];
-            }
-        }
-        reach[s] = rs;
-    }
-    if (w->mobile_stacks || w->stuck_pieces) {
-        /* Landing cells only ever empty in this phase: no landing now means none later,
-         * unless another stack lands on this one. */
-        for (int s = 0; s < 2; s++) {
-            int mobile = 0, stuck = 0;
-            for (uint64_t o = p->col[s]; o; o &= o - 1) {
-                int b = ctz64(o), h = p->height[b];
-                uint64_t t = h > 10 ? 0 : LAND[b][h] & p->occ;
-                if (!t) stuck += h;
-                else if (!(sur >> b & 1)) mobile++;
-            }
-            v[s] += 64 * (w->mobile_stacks * mobile - w->stuck_pieces * stuck);
-            TRACE(DVW_mobile_stacks, s, w->mobile_stacks * mobile);
-            TRACE(DVW_stuck_pieces, s, -w->stuck_pieces * stuck);
+        reach[s] = oc.reach;
+        if (oc.counts) {
+            v[s] += 64 * (w->mobile_stacks * oc.mobile - w->stuck_pieces * oc.stuck);
+            TRACE(DVW_mobile_stacks, s, w->mobile_stacks * oc.mobile);
+            TRACE(DVW_stuck_pieces, s, -w->stuck_pieces * oc.stuck);
         }
     }
     if (w->cut_now || w->cut_next) {
