@@ -113,13 +113,13 @@ void dv_eval_init(void)
     }
 }
 
-/* What own_sums also counts when asked: the tallest enemy stack a mobile own stack can land on
- * (enemy_height: heights on enemy stacks, 0 elsewhere and on the padding cell 63), and the
- * mobile stacks and the pieces in stacks with no landing point (counts). */
+/* What own_sums also counts when asked: the landing points of the stacks that are not
+ * surrounded (reach), and the mobile stacks and the pieces in stacks with no landing point
+ * (counts). */
 typedef struct {
-    const uint8_t *enemy_height;  /* NULL: no reach */
-    int counts;
-    int reach, mobile, stuck;
+    int reach, counts;
+    uint64_t targets;
+    int mobile, stuck;
 } OwnCounts;
 
 /* Sums over the own stacks: what their landing points are worth, all[c] per landing point c
@@ -131,7 +131,8 @@ static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, u
                                                                OwnCounts *oc)
 {
     unsigned land = 0, f = 0, h_red = 0, h_near = 0, h_far = 0;
-    int reach = 0, mobile = 0, stuck = 0;
+    int mobile = 0, stuck = 0;
+    uint64_t targets = 0;
     for (uint64_t o = own; o; o &= o - 1) {
         int b = ctz64(o), h = p->height[b];
         f += field[b];
@@ -143,15 +144,7 @@ static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, u
         int surrounded_here = sur >> b & 1;
         const uint32_t *x = surrounded_here ? all : mob;
         land += x[lc[0]] + x[lc[1]] + x[lc[2]] + x[lc[3]] + x[lc[4]] + x[lc[5]];
-        if (oc && oc->enemy_height && !surrounded_here) {
-            const uint8_t *eh = oc->enemy_height;
-            int m01 = eh[lc[0]] > eh[lc[1]] ? eh[lc[0]] : eh[lc[1]];
-            int m23 = eh[lc[2]] > eh[lc[3]] ? eh[lc[2]] : eh[lc[3]];
-            int m45 = eh[lc[4]] > eh[lc[5]] ? eh[lc[4]] : eh[lc[5]];
-            int m = m01 > m23 ? m01 : m23;
-            m = m > m45 ? m : m45;
-            if (m > reach) reach = m;
-        }
+        if (oc && oc->reach && !surrounded_here && h <= 10) targets |= LAND[b][h];
         if (oc && oc->counts) {
             /* Landing cells only ever empty in this phase: no landing now means none later,
              * unless another stack lands on this one. */
@@ -165,7 +158,7 @@ static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, u
     hs[1] = h_near;
     hs[2] = h_far;
     if (oc) {
-        oc->reach = reach;
+        oc->targets = targets;
         oc->mobile = mobile;
         oc->stuck = stuck;
     }
@@ -202,14 +195,8 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
     for (int s = 0; s < 2; s++) {
         uint64_t enemy = p->col[s ^ 1], own = p->col[s];
         unsigned fsum, hs[3], land;
-        union { uint8_t b[64]; uint64_t w[8]; } eh_own;  /* enemy stacks' heights, 0 elsewhere */
-        OwnCounts oc = {NULL, (w->mobile_stacks || w->stuck_pieces || tr) ? 1 : 0, 0, 0, 0};
-        if (w->capture_now || w->capture_next || tr) {
-            eh_own.w[6] = eh_own.w[7] = 0;
-            memcpy(eh_own.b, p->height, DV_BITS);
-            for (int i = 0; i < 8; i++) eh_own.w[i] &= BYTE_MASK[enemy >> (8 * i) & 255];
-            oc.enemy_height = eh_own.b;
-        }
+        OwnCounts oc = {(w->capture_now || w->capture_next || tr) ? 1 : 0,
+                        (w->mobile_stacks || w->stuck_pieces || tr) ? 1 : 0, 0, 0, 0};
         /* a mobile stack's landing point is also worth its red and enemy stacks */
         if (!tr) {
             memcpy(mob, all, sizeof mob);
@@ -249,7 +236,10 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
         TRACE(DVW_height_near_red, s, (double)w->height_near_red * hs[1] / 64.0);
         TRACE(DVW_height_far, s, (double)w->height_far * hs[2] / 64.0);
         /* tallest enemy stack a mobile stack can take (only the capture terms use it) */
-        reach[s] = oc.reach;
+        for (uint64_t x = oc.targets & enemy; x; x &= x - 1) {
+            int h = p->height[ctz64(x)];
+            if (h > reach[s]) reach[s] = h;
+        }
         if (oc.counts) {
             v[s] += 64 * (w->mobile_stacks * oc.mobile - w->stuck_pieces * oc.stuck);
             TRACE(DVW_mobile_stacks, s, w->mobile_stacks * oc.mobile);
