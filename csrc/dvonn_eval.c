@@ -140,17 +140,20 @@ static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, u
         if (p->red >> b & 1) h_red += h;
         else if (field[b] >= 80) h_near += h;
         else h_far += h;
-        const uint8_t *lc = LAND_CELLS[b][h > 10 ? 11 : h];
+        int hc = h > 10 ? 11 : h;
+        const uint8_t *lc = LAND_CELLS[b][hc];
         int surrounded_here = sur >> b & 1;
         const uint32_t *x = surrounded_here ? all : mob;
         land += x[lc[0]] + x[lc[1]] + x[lc[2]] + x[lc[3]] + x[lc[4]] + x[lc[5]];
-        if (oc && oc->reach && !surrounded_here && h <= 10) targets |= LAND[b][h];
+        /* without branches: which stacks are stuck or surrounded is anyone's guess */
+        uint64_t lb = LAND[b][hc], free = (uint64_t)surrounded_here - 1;
+        if (oc && oc->reach) targets |= lb & free;
         if (oc && oc->counts) {
             /* Landing cells only ever empty in this phase: no landing now means none later,
              * unless another stack lands on this one. */
-            uint64_t t = h > 10 ? 0 : LAND[b][h] & p->occ;
-            if (!t) stuck += h;
-            else if (!surrounded_here) mobile++;
+            int can = (lb & p->occ) != 0;
+            stuck += h & (can - 1);
+            mobile += can & !surrounded_here;
         }
     }
     *fsum = f;

@@ -11,7 +11,7 @@ extern uint64_t VALID, INNER, NCOL0, NCOL10;
 extern int8_t BIT2IDX[64];
 extern int8_t IDX2BIT[DV_POINTS];
 extern uint8_t DIST[DV_BITS][DV_BITS];
-extern uint64_t LAND[DV_BITS][11];     /* landing points at distance h (h <= 10) */
+extern uint64_t LAND[DV_BITS][12];     /* landing points at distance h (h <= 10; 11: none) */
 extern uint64_t NBR[DV_BITS];
 /* LAND_CELLS[b][h]: LAND[b][h]'s points in bit order, padded with 63 (never occupied), so a
  * stack's landing points are six loads without a data-dependent loop; h = 11 stands for any
