@@ -114,10 +114,9 @@ void dv_eval_init(void)
 }
 
 /* What own_sums also counts when asked: the landing points of the stacks that are not
- * surrounded (reach), and the mobile stacks and the pieces in stacks with no landing point
- * (counts). */
+ * surrounded, the mobile stacks and the pieces in stacks with no landing point.  Cheaper
+ * counted always than tested for whether their weights are set. */
 typedef struct {
-    int reach, counts;
     uint64_t targets;
     int mobile, stuck;
 } OwnCounts;
@@ -147,8 +146,8 @@ static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, u
         land += x[lc[0]] + x[lc[1]] + x[lc[2]] + x[lc[3]] + x[lc[4]] + x[lc[5]];
         /* without branches: which stacks are stuck or surrounded is anyone's guess */
         uint64_t lb = LAND[b][hc], free = (uint64_t)surrounded_here - 1;
-        if (oc && oc->reach) targets |= lb & free;
-        if (oc && oc->counts) {
+        if (oc) {
+            targets |= lb & free;
             /* Landing cells only ever empty in this phase: no landing now means none later,
              * unless another stack lands on this one. */
             int can = (lb & p->occ) != 0;
@@ -190,28 +189,36 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
     union { uint8_t b[64]; uint64_t w[8]; } fo;
     memcpy(fo.w, field, 64);
     for (int i = 0; i < 8; i++) fo.w[i] &= BYTE_MASK[p->occ >> (8 * i) & 255];
-    uint32_t all[64] __attribute__((aligned(64))), mob[64] __attribute__((aligned(64)));
+    uint32_t all[64] __attribute__((aligned(64))), mob[2][64] __attribute__((aligned(64)));
     for (int b = 0; b < 64; b++) all[b] = (uint32_t)w->landing * fo.b[b];
+    if (!tr) {
+        /* a mobile stack's landing point is also worth its red and enemy stacks: both colours'
+         * tables in one vectorised pass over byte masks of the reds and of each colour */
+        union { uint8_t b[64]; uint64_t w[8]; } rm, cm[2], hb;
+        for (int i = 0; i < 8; i++) {
+            rm.w[i] = BYTE_MASK[p->red >> (8 * i) & 255];
+            cm[0].w[i] = BYTE_MASK[p->col[0] >> (8 * i) & 255];
+            cm[1].w[i] = BYTE_MASK[p->col[1] >> (8 * i) & 255];
+        }
+        hb.w[6] = hb.w[7] = 0;
+        memcpy(hb.b, p->height, DV_BITS);
+        uint32_t lor = (uint32_t)w->landing_on_red, loe = (uint32_t)w->landing_on_enemy,
+                 ehr = (uint32_t)w->enemy_height_in_reach;
+        for (int b = 0; b < 64; b++) {
+            uint32_t base = all[b] + lor * (fo.b[b] & rm.b[b]), extra = loe * fo.b[b] + ehr * hb.b[b];
+            mob[0][b] = base + (extra & (uint32_t)(int8_t)cm[1].b[b]);
+            mob[1][b] = base + (extra & (uint32_t)(int8_t)cm[0].b[b]);
+        }
+    }
     uint64_t sur = surrounded(p->occ);
     int *v = e->v, *reach = e->reach;
     e->stacking = 1;
     for (int s = 0; s < 2; s++) {
         uint64_t enemy = p->col[s ^ 1], own = p->col[s];
         unsigned fsum, hs[3], land;
-        OwnCounts oc = {(w->capture_now || w->capture_next || tr) ? 1 : 0,
-                        (w->mobile_stacks || w->stuck_pieces || tr) ? 1 : 0, 0, 0, 0};
-        /* a mobile stack's landing point is also worth its red and enemy stacks */
+        OwnCounts oc;
         if (!tr) {
-            memcpy(mob, all, sizeof mob);
-            for (uint64_t x = p->red; x; x &= x - 1) {
-                int c = ctz64(x);
-                mob[c] += (uint32_t)w->landing_on_red * field[c];
-            }
-            for (uint64_t x = enemy; x; x &= x - 1) {
-                int c = ctz64(x);
-                mob[c] += (uint32_t)w->landing_on_enemy * field[c] + (uint32_t)w->enemy_height_in_reach * p->height[c];
-            }
-            land = own_sums(p, own, sur, field, all, mob, &fsum, hs, &oc);
+            land = own_sums(p, own, sur, field, all, mob[s], &fsum, hs, &oc);
         } else {
             /* each term's own sum: unit weights, one term at a time */
             uint32_t none[64] = {0}, occupied[64], red[64] = {0}, ef[64] = {0}, eh[64] = {0};
@@ -239,15 +246,15 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
         TRACE(DVW_height_near_red, s, (double)w->height_near_red * hs[1] / 64.0);
         TRACE(DVW_height_far, s, (double)w->height_far * hs[2] / 64.0);
         /* tallest enemy stack a mobile stack can take (only the capture terms use it) */
+        int r = 0;
         for (uint64_t x = oc.targets & enemy; x; x &= x - 1) {
             int h = p->height[ctz64(x)];
-            if (h > reach[s]) reach[s] = h;
+            r = h > r ? h : r;
         }
-        if (oc.counts) {
-            v[s] += 64 * (w->mobile_stacks * oc.mobile - w->stuck_pieces * oc.stuck);
-            TRACE(DVW_mobile_stacks, s, w->mobile_stacks * oc.mobile);
-            TRACE(DVW_stuck_pieces, s, -w->stuck_pieces * oc.stuck);
-        }
+        reach[s] = r;
+        v[s] += 64 * (w->mobile_stacks * oc.mobile - w->stuck_pieces * oc.stuck);
+        TRACE(DVW_mobile_stacks, s, w->mobile_stacks * oc.mobile);
+        TRACE(DVW_stuck_pieces, s, -w->stuck_pieces * oc.stuck);
     }
     if (w->cut_now || w->cut_next) {
         uint64_t cutv = cut_cells(p->occ) & ~sur & ~p->red;
