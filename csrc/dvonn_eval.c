@@ -125,20 +125,17 @@ typedef struct {
  * of any stack, mob[c] of a mobile one (the padding cell 63 is worth 0 in both); their field
  * values; their heights in (hs[0]), next to (hs[1]: field >= 80) and away from a red stack. */
 static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, uint64_t own, uint64_t sur,
-                                                               const uint8_t *field, const uint32_t *all,
+                                                               uint64_t near, const uint8_t *field, const uint32_t *all,
                                                                const uint32_t *mob, unsigned *fsum, unsigned *hs,
                                                                OwnCounts *oc)
 {
-    unsigned land = 0, f = 0, h_red = 0, h_near = 0, h_far = 0;
+    unsigned land = 0, f = 0, h_all = 0, h_red = 0, h_near = 0;
     int mobile = 0, stuck = 0;
     uint64_t targets = 0;
     for (uint64_t o = own; o; o &= o - 1) {
         int b = ctz64(o), h = p->height[b];
         f += field[b];
-        /* Height counts where it is safe: in or next to a red stack. */
-        if (p->red >> b & 1) h_red += h;
-        else if (field[b] >= 80) h_near += h;
-        else h_far += h;
+        h_all += h;
         int hc = h > 10 ? 11 : h;
         const uint8_t *lc = LAND_CELLS[b][hc];
         int surrounded_here = sur >> b & 1;
@@ -155,10 +152,14 @@ static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, u
             mobile += can & !surrounded_here;
         }
     }
+    /* Height counts where it is safe: in or next to a red stack.  Summed over those few
+     * stacks, not sorted per stack (a branch anyone's guess). */
+    for (uint64_t o = own & p->red; o; o &= o - 1) h_red += p->height[ctz64(o)];
+    for (uint64_t o = own & near & ~p->red; o; o &= o - 1) h_near += p->height[ctz64(o)];
     *fsum = f;
     hs[0] = h_red;
     hs[1] = h_near;
-    hs[2] = h_far;
+    hs[2] = h_all - h_red - h_near;
     if (oc) {
         oc->targets = targets;
         oc->mobile = mobile;
@@ -211,6 +212,11 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
         }
     }
     uint64_t sur = surrounded(p->occ);
+    /* field >= 80: next to a red, or with four reds or more maybe two steps from each */
+    uint64_t near = 0;
+    if (popcount64(p->red) <= 3) near = spread(p->red);
+    else
+        for (int b = 0; b < 64; b++) near |= (uint64_t)(field[b] >= 80) << b;
     int *v = e->v, *reach = e->reach;
     e->stacking = 1;
     for (int s = 0; s < 2; s++) {
@@ -218,7 +224,7 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
         unsigned fsum, hs[3], land;
         OwnCounts oc;
         if (!tr) {
-            land = own_sums(p, own, sur, field, all, mob[s], &fsum, hs, &oc);
+            land = own_sums(p, own, sur, near, field, all, mob[s], &fsum, hs, &oc);
         } else {
             /* each term's own sum: unit weights, one term at a time */
             uint32_t none[64] = {0}, occupied[64], red[64] = {0}, ef[64] = {0}, eh[64] = {0};
@@ -228,10 +234,10 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
                 ef[ctz64(x)] = field[ctz64(x)];
                 eh[ctz64(x)] = p->height[ctz64(x)];
             }
-            unsigned lsum = own_sums(p, own, sur, field, occupied, occupied, &fsum, hs, &oc);
-            unsigned rsum = own_sums(p, own, sur, field, none, red, &fsum, hs, NULL);
-            unsigned esum = own_sums(p, own, sur, field, none, ef, &fsum, hs, NULL);
-            unsigned ehsum = own_sums(p, own, sur, field, none, eh, &fsum, hs, NULL);
+            unsigned lsum = own_sums(p, own, sur, near, field, occupied, occupied, &fsum, hs, &oc);
+            unsigned rsum = own_sums(p, own, sur, near, field, none, red, &fsum, hs, NULL);
+            unsigned esum = own_sums(p, own, sur, near, field, none, ef, &fsum, hs, NULL);
+            unsigned ehsum = own_sums(p, own, sur, near, field, none, eh, &fsum, hs, NULL);
             land = w->landing * lsum + w->landing_on_red * rsum + w->landing_on_enemy * esum +
                    w->enemy_height_in_reach * ehsum;
             TRACE(DVW_landing, s, (double)w->landing * lsum / 64.0);
