@@ -192,17 +192,18 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
     for (int i = 0; i < 8; i++) fo.w[i] &= BYTE_MASK[p->occ >> (8 * i) & 255];
     uint32_t all[64] __attribute__((aligned(64))), mob[2][64] __attribute__((aligned(64)));
     for (int b = 0; b < 64; b++) all[b] = (uint32_t)w->landing * fo.b[b];
+    /* byte masks of the reds and of each colour, the heights padded to 64 cells */
+    union { uint8_t b[64]; uint64_t w[8]; } rm, cm[2], hb;
+    for (int i = 0; i < 8; i++) {
+        rm.w[i] = BYTE_MASK[p->red >> (8 * i) & 255];
+        cm[0].w[i] = BYTE_MASK[p->col[0] >> (8 * i) & 255];
+        cm[1].w[i] = BYTE_MASK[p->col[1] >> (8 * i) & 255];
+    }
+    hb.w[6] = hb.w[7] = 0;
+    memcpy(hb.b, p->height, DV_BITS);
     if (!tr) {
         /* a mobile stack's landing point is also worth its red and enemy stacks: both colours'
-         * tables in one vectorised pass over byte masks of the reds and of each colour */
-        union { uint8_t b[64]; uint64_t w[8]; } rm, cm[2], hb;
-        for (int i = 0; i < 8; i++) {
-            rm.w[i] = BYTE_MASK[p->red >> (8 * i) & 255];
-            cm[0].w[i] = BYTE_MASK[p->col[0] >> (8 * i) & 255];
-            cm[1].w[i] = BYTE_MASK[p->col[1] >> (8 * i) & 255];
-        }
-        hb.w[6] = hb.w[7] = 0;
-        memcpy(hb.b, p->height, DV_BITS);
+         * tables in one vectorised pass */
         uint32_t lor = (uint32_t)w->landing_on_red, loe = (uint32_t)w->landing_on_enemy,
                  ehr = (uint32_t)w->enemy_height_in_reach;
         for (int b = 0; b < 64; b++) {
@@ -251,10 +252,13 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
         TRACE(DVW_height_on_red, s, (double)w->height_on_red * hs[0] / 64.0);
         TRACE(DVW_height_near_red, s, (double)w->height_near_red * hs[1] / 64.0);
         TRACE(DVW_height_far, s, (double)w->height_far * hs[2] / 64.0);
-        /* tallest enemy stack a mobile stack can take (only the capture terms use it) */
-        int r = 0;
-        for (uint64_t x = oc.targets & enemy; x; x &= x - 1) {
-            int h = p->height[ctz64(x)];
+        /* tallest enemy stack a mobile stack can take (only the capture terms use it): a
+         * vectorised maximum over the heights masked to those cells */
+        union { uint8_t b[64]; uint64_t w[8]; } tm;
+        for (int i = 0; i < 8; i++) tm.w[i] = BYTE_MASK[oc.targets >> (8 * i) & 255] & cm[s ^ 1].w[i];
+        uint8_t r = 0;
+        for (int b = 0; b < 64; b++) {
+            uint8_t h = hb.b[b] & tm.b[b];
             r = h > r ? h : r;
         }
         reach[s] = r;
