@@ -277,7 +277,7 @@ void dv_play(DvPos *p, uint32_t move)
         }
         while (reach != prev) {
             prev = reach;
-            reach = spread(reach) & p->occ;
+            reach = spread_in(reach, p->occ);
         }
         for (uint64_t gone = p->occ & ~reach; gone; gone &= gone - 1) {
             int b = ctz64(gone);

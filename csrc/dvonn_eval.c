@@ -81,7 +81,7 @@ static int cut_gain(const DvPos *p, int s, uint64_t cutv)
         uint64_t occ = p->occ & ~(1ull << f), reach = p->red & occ, prev = 0;
         while (reach != prev) {
             prev = reach;
-            reach = spread(reach) & occ;
+            reach = spread_in(reach, occ);
         }
         uint64_t gone = occ & ~reach;
         if (!gone) continue;

@@ -26,6 +26,13 @@ static inline uint64_t spread(uint64_t x)
             ((x << 12) & NCOL0) | ((x >> 12) & NCOL10)) & VALID;
 }
 
+/* The cells of occ adjacent to a cell of x or in x, for x and occ on the board: there no
+ * shift wraps onto a board cell that is not a neighbour, so the flood fills need no masks. */
+static inline uint64_t spread_in(uint64_t x, uint64_t occ)
+{
+    return (x | x << 1 | x >> 1 | x << 11 | x >> 11 | x << 12 | x >> 12) & occ;
+}
+
 /* Occupied cells whose occupied neighbours form two or more separate arcs: emptying
  * such a cell may split the board.  For all cells at once: in cyclic direction order,
  * count the directions where an occupied neighbour follows an empty (or missing) one. */
