@@ -86,10 +86,9 @@ static int cut_gain(const DvPos *p, int s, uint64_t cutv)
         uint64_t gone = occ & ~reach;
         if (!gone) continue;
         int g = 0;
-        for (uint64_t x = gone; x; x &= x - 1) {
+        for (uint64_t x = gone; x; x &= x - 1) {  /* without branches: whose stack is a guess */
             int b = ctz64(x);
-            if (p->col[s] >> b & 1) g -= p->height[b];
-            else if (p->col[s ^ 1] >> b & 1) g += p->height[b];
+            g += ((int)(p->col[s ^ 1] >> b & 1) - (int)(p->col[s] >> b & 1)) * p->height[b];
         }
         if (!(LAND[f][h] & reach)) g -= h; /* the mover can only land in the lost part */
         if (g > best) best = g;
