@@ -4,6 +4,9 @@
 #include "dvonn_geom.h"
 
 #include <string.h>
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 DvWeightSet dv_weights = {{DV_WEIGHTS(WEIGHT_DEFAULT)}};
 const WeightInfo DV_WEIGHT_INFO[DV_NWEIGHTS] = {DV_WEIGHTS(WEIGHT_INFO)};
@@ -120,21 +123,36 @@ typedef struct {
     int mobile, stuck;
 } OwnCounts;
 
+/* The sum of the bytes a[i] of the 64 where both masks are 0xFF: sums of absolute differences
+ * from zero on x86-64, a handful of instructions where a loop over the stacks would branch. */
+static inline unsigned masked_byte_sum(const uint8_t *a, const uint8_t *m1, const uint8_t *m2)
+{
+#if defined(__SSE2__) && defined(__x86_64__)
+    __m128i s = _mm_setzero_si128();
+    for (int i = 0; i < 64; i += 16) {
+        __m128i m = _mm_and_si128(_mm_loadu_si128((const __m128i *)(m1 + i)), _mm_loadu_si128((const __m128i *)(m2 + i)));
+        __m128i x = _mm_and_si128(_mm_loadu_si128((const __m128i *)(a + i)), m);
+        s = _mm_add_epi64(s, _mm_sad_epu8(x, _mm_setzero_si128()));
+    }
+    return (unsigned)(_mm_cvtsi128_si64(s) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(s, s)));
+#else
+    unsigned s = 0;
+    for (int i = 0; i < 64; i++) s += a[i] & m1[i] & m2[i];
+    return s;
+#endif
+}
+
 /* Sums over the own stacks: what their landing points are worth, all[c] per landing point c
- * of any stack, mob[c] of a mobile one (the padding cell 63 is worth 0 in both); their field
- * values; their heights in (hs[0]), next to (hs[1]: field >= 80) and away from a red stack. */
+ * of any stack, mob[c] of a mobile one (the padding cell 63 is worth 0 in both). */
 static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, uint64_t own, uint64_t sur,
-                                                               uint64_t near, const uint8_t *field, const uint32_t *all,
-                                                               const uint32_t *mob, unsigned *fsum, unsigned *hs,
+                                                               const uint32_t *all, const uint32_t *mob,
                                                                OwnCounts *oc)
 {
-    unsigned land = 0, f = 0, h_all = 0, h_red = 0, h_near = 0;
+    unsigned land = 0;
     int mobile = 0, stuck = 0;
     uint64_t targets = 0;
     for (uint64_t o = own; o; o &= o - 1) {
         int b = ctz64(o), h = p->height[b];
-        f += field[b];
-        h_all += h;
         int hc = h > 10 ? 11 : h;
         const uint8_t *lc = LAND_CELLS[b][hc];
         int surrounded_here = sur >> b & 1;
@@ -151,14 +169,6 @@ static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, u
             mobile += can & !surrounded_here;
         }
     }
-    /* Height counts where it is safe: in or next to a red stack.  Summed over those few
-     * stacks, not sorted per stack (a branch anyone's guess). */
-    for (uint64_t o = own & p->red; o; o &= o - 1) h_red += p->height[ctz64(o)];
-    for (uint64_t o = own & near & ~p->red; o; o &= o - 1) h_near += p->height[ctz64(o)];
-    *fsum = f;
-    hs[0] = h_red;
-    hs[1] = h_near;
-    hs[2] = h_all - h_red - h_near;
     if (oc) {
         oc->targets = targets;
         oc->mobile = mobile;
@@ -217,14 +227,21 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
     if (popcount64(p->red) <= 3) near = spread(p->red);
     else
         for (int b = 0; b < 64; b++) near |= (uint64_t)(field[b] >= 80) << b;
+    union { uint8_t b[64]; uint64_t w[8]; } nm;  /* red-free stacks next to a red */
+    for (int i = 0; i < 8; i++) nm.w[i] = BYTE_MASK[(near & ~p->red) >> (8 * i) & 255];
     int *v = e->v, *reach = e->reach;
     e->stacking = 1;
     for (int s = 0; s < 2; s++) {
         uint64_t enemy = p->col[s ^ 1], own = p->col[s];
         unsigned fsum, hs[3], land;
         OwnCounts oc;
+        /* field values; heights in (hs[0]), next to (hs[1]: field >= 80) and away from a red */
+        fsum = masked_byte_sum(field, cm[s].b, cm[s].b);
+        hs[0] = masked_byte_sum(hb.b, cm[s].b, rm.b);
+        hs[1] = masked_byte_sum(hb.b, cm[s].b, nm.b);
+        hs[2] = masked_byte_sum(hb.b, cm[s].b, cm[s].b) - hs[0] - hs[1];
         if (!tr) {
-            land = own_sums(p, own, sur, near, field, all, mob[s], &fsum, hs, &oc);
+            land = own_sums(p, own, sur, all, mob[s], &oc);
         } else {
             /* each term's own sum: unit weights, one term at a time */
             uint32_t none[64] = {0}, occupied[64], red[64] = {0}, ef[64] = {0}, eh[64] = {0};
@@ -234,10 +251,10 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
                 ef[ctz64(x)] = field[ctz64(x)];
                 eh[ctz64(x)] = p->height[ctz64(x)];
             }
-            unsigned lsum = own_sums(p, own, sur, near, field, occupied, occupied, &fsum, hs, &oc);
-            unsigned rsum = own_sums(p, own, sur, near, field, none, red, &fsum, hs, NULL);
-            unsigned esum = own_sums(p, own, sur, near, field, none, ef, &fsum, hs, NULL);
-            unsigned ehsum = own_sums(p, own, sur, near, field, none, eh, &fsum, hs, NULL);
+            unsigned lsum = own_sums(p, own, sur, occupied, occupied, &oc);
+            unsigned rsum = own_sums(p, own, sur, none, red, NULL);
+            unsigned esum = own_sums(p, own, sur, none, ef, NULL);
+            unsigned ehsum = own_sums(p, own, sur, none, eh, NULL);
             land = w->landing * lsum + w->landing_on_red * rsum + w->landing_on_enemy * esum +
                    w->enemy_height_in_reach * ehsum;
             TRACE(DVW_landing, s, (double)w->landing * lsum / 64.0);
