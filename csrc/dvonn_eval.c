@@ -115,12 +115,11 @@ void dv_eval_init(void)
     }
 }
 
-/* What own_sums also counts when asked: the landing points of the stacks that are not
- * surrounded, the mobile stacks and the pieces in stacks with no landing point.  Cheaper
- * counted always than tested for whether their weights are set. */
+/* What own_sums also finds when asked: the landing points of the stacks that are not
+ * surrounded, and the stacks with no landing point.  Cheaper found always than tested for
+ * whether their weights are set. */
 typedef struct {
-    uint64_t targets;
-    int mobile, stuck;
+    uint64_t targets, stuck;  /* stuck: the stacks with no landing point */
 } OwnCounts;
 
 /* The sum of the bytes a[i] of the 64 where both masks are 0xFF: sums of absolute differences
@@ -149,8 +148,7 @@ static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, u
                                                                OwnCounts *oc)
 {
     unsigned land = 0;
-    int mobile = 0, stuck = 0;
-    uint64_t targets = 0;
+    uint64_t targets = 0, stuck = 0;
     for (uint64_t o = own; o; o &= o - 1) {
         int b = ctz64(o), h = p->height[b];
         int hc = h > 10 ? 11 : h;
@@ -162,16 +160,11 @@ static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, u
         uint64_t lb = LAND[b][hc], free = (uint64_t)surrounded_here - 1;
         if (oc) {
             targets |= lb & free;
-            /* Landing cells only ever empty in this phase: no landing now means none later,
-             * unless another stack lands on this one. */
-            int can = (lb & p->occ) != 0;
-            stuck += h & (can - 1);
-            mobile += can & !surrounded_here;
+            stuck |= (uint64_t)!(lb & p->occ) << b;
         }
     }
     if (oc) {
         oc->targets = targets;
-        oc->mobile = mobile;
         oc->stuck = stuck;
     }
     return land;
@@ -278,9 +271,14 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
             r = h > r ? h : r;
         }
         reach[s] = r;
-        v[s] += 64 * (w->mobile_stacks * oc.mobile - w->stuck_pieces * oc.stuck);
-        TRACE(DVW_mobile_stacks, s, w->mobile_stacks * oc.mobile);
-        TRACE(DVW_stuck_pieces, s, -w->stuck_pieces * oc.stuck);
+        /* Landing cells only ever empty in this phase: no landing now means none later, unless
+         * another stack lands on this one. */
+        union { uint8_t b[64]; uint64_t w[8]; } sm;
+        for (int i = 0; i < 8; i++) sm.w[i] = BYTE_MASK[oc.stuck >> (8 * i) & 255];
+        int mobile = popcount64(own & ~sur & ~oc.stuck), stuck = (int)masked_byte_sum(hb.b, sm.b, sm.b);
+        v[s] += 64 * (w->mobile_stacks * mobile - w->stuck_pieces * stuck);
+        TRACE(DVW_mobile_stacks, s, w->mobile_stacks * mobile);
+        TRACE(DVW_stuck_pieces, s, -w->stuck_pieces * stuck);
     }
     if (w->cut_now || w->cut_next) {
         uint64_t cutv = cut_cells(p->occ) & ~sur & ~p->red;
