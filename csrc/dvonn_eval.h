@@ -32,7 +32,24 @@
     X(mobile_stacks, -7, "stacking: per own stack that can move now (move-count parity, the last moves)") \
     X(stuck_pieces, 9, "stacking: per piece in an own stack with nowhere to land, ever (cells only empty)") \
     X(capture_now, 6, "stacking: per piece of the tallest enemy stack the side to act can land on") \
-    X(capture_next, -7, "stacking: per piece of the tallest stack of the side to act its opponent can land on")
+    X(capture_next, -7, "stacking: per piece of the tallest stack of the side to act its opponent can land on") \
+    DV_STACK_TABLE(X)
+
+/* A value per piece of each own stack by its height (1 .. 5, 6 for 6 and more), where it stands
+ * (holding a red / next to one / two steps from one / farther) and whether it can move now: the
+ * worth of a piece is far from linear in its stack's height. Points per piece. */
+#define DV_STACK_CLASSES(X, h, hs)                                                                   \
+    X(stack_h##h##_red_still, 0, "stacking: per piece of an own stack of height " hs ", holding a red, unable to move") \
+    X(stack_h##h##_red_mobile, 0, "stacking: per piece of an own stack of height " hs ", holding a red, mobile") \
+    X(stack_h##h##_adj_still, 0, "stacking: per piece of an own stack of height " hs ", next to a red, unable to move") \
+    X(stack_h##h##_adj_mobile, 0, "stacking: per piece of an own stack of height " hs ", next to a red, mobile") \
+    X(stack_h##h##_near_still, 0, "stacking: per piece of an own stack of height " hs ", two steps from a red, unable to move") \
+    X(stack_h##h##_near_mobile, 0, "stacking: per piece of an own stack of height " hs ", two steps from a red, mobile") \
+    X(stack_h##h##_far_still, 0, "stacking: per piece of an own stack of height " hs ", farther from the reds, unable to move") \
+    X(stack_h##h##_far_mobile, 0, "stacking: per piece of an own stack of height " hs ", farther from the reds, mobile")
+#define DV_STACK_TABLE(X)                                                                            \
+    DV_STACK_CLASSES(X, 1, "1") DV_STACK_CLASSES(X, 2, "2") DV_STACK_CLASSES(X, 3, "3")            \
+    DV_STACK_CLASSES(X, 4, "4") DV_STACK_CLASSES(X, 5, "5") DV_STACK_CLASSES(X, 6, "6 or more")
 
 #define DV_WEIGHT_INDEX(name, deflt, help) DVW_##name,
 DECLARE_WEIGHTS(DV_WEIGHTS, DV_WEIGHT_INDEX, DV_NWEIGHTS, DvWeights, DvWeightSet)
