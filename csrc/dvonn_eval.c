@@ -115,12 +115,18 @@ void dv_eval_init(void)
 
 /* What own_sums also counts when asked: the tallest enemy stack a mobile own stack can land on
  * (enemy_height: heights on enemy stacks, 0 elsewhere and on the padding cell 63), and the
- * mobile stacks and the pieces in stacks with no landing point (counts). */
+ * mobile stacks, the pieces in stacks with no landing point and the stack table's points
+ * (table_pieces, when set, gets each table entry's pieces for the trace). */
 typedef struct {
     const uint8_t *enemy_height;  /* NULL: no reach */
-    int counts;
-    int reach, mobile, stuck;
+    const int *table;             /* the DV_STACK_TABLE weights */
+    int *table_pieces;
+    int reach, mobile, stuck, table_sum;
 } OwnCounts;
+
+enum { DV_TABLE_HEIGHTS = 6, DV_TABLE_SIZE = DV_TABLE_HEIGHTS * 8 };
+_Static_assert(DVW_stack_h6_far_mobile - DVW_stack_h1_red_still + 1 == DV_TABLE_SIZE,
+               "the stack table's weights: one run of 6 heights x 4 places x 2");
 
 /* Sums over the own stacks: what their landing points are worth, all[c] per landing point c
  * of any stack, mob[c] of a mobile one (the padding cell 63 is worth 0 in both); their field
@@ -131,7 +137,7 @@ static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, u
                                                                OwnCounts *oc)
 {
     unsigned land = 0, f = 0, h_red = 0, h_near = 0, h_far = 0;
-    int reach = 0, mobile = 0, stuck = 0;
+    int reach = 0, mobile = 0, stuck = 0, table_sum = 0;
     for (uint64_t o = own; o; o &= o - 1) {
         int b = ctz64(o), h = p->height[b];
         f += field[b];
@@ -152,12 +158,17 @@ static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, u
             m = m > m45 ? m : m45;
             if (m > reach) reach = m;
         }
-        if (oc && oc->counts) {
+        if (oc) {
             /* Landing cells only ever empty in this phase: no landing now means none later,
              * unless another stack lands on this one. */
             uint64_t t = h > 10 ? 0 : LAND[b][h] & p->occ;
+            int can_move = t && !surrounded_here;
             if (!t) stuck += h;
-            else if (!surrounded_here) mobile++;
+            else mobile += can_move;
+            int where = p->red >> b & 1 ? 0 : field[b] >= 80 ? 1 : field[b] >= 68 ? 2 : 3;
+            int entry = ((h < DV_TABLE_HEIGHTS ? h : DV_TABLE_HEIGHTS) - 1) * 8 + where * 2 + can_move;
+            table_sum += oc->table[entry] * h;
+            if (oc->table_pieces) oc->table_pieces[entry] += h;
         }
     }
     *fsum = f;
@@ -168,6 +179,7 @@ static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, u
         oc->reach = reach;
         oc->mobile = mobile;
         oc->stuck = stuck;
+        oc->table_sum = table_sum;
     }
     return land;
 }
@@ -203,7 +215,8 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
         uint64_t enemy = p->col[s ^ 1], own = p->col[s];
         unsigned fsum, hs[3], land;
         union { uint8_t b[64]; uint64_t w[8]; } eh_own;  /* enemy stacks' heights, 0 elsewhere */
-        OwnCounts oc = {NULL, (w->mobile_stacks || w->stuck_pieces || tr) ? 1 : 0, 0, 0, 0};
+        int table_pieces[DV_TABLE_SIZE] = {0};
+        OwnCounts oc = {NULL, &((const int *)w)[DVW_stack_h1_red_still], tr ? table_pieces : NULL, 0, 0, 0, 0};
         if (w->capture_now || w->capture_next || tr) {
             eh_own.w[6] = eh_own.w[7] = 0;
             memcpy(eh_own.b, p->height, DV_BITS);
@@ -250,11 +263,11 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
         TRACE(DVW_height_far, s, (double)w->height_far * hs[2] / 64.0);
         /* tallest enemy stack a mobile stack can take (only the capture terms use it) */
         reach[s] = oc.reach;
-        if (oc.counts) {
-            v[s] += 64 * (w->mobile_stacks * oc.mobile - w->stuck_pieces * oc.stuck);
-            TRACE(DVW_mobile_stacks, s, w->mobile_stacks * oc.mobile);
-            TRACE(DVW_stuck_pieces, s, -w->stuck_pieces * oc.stuck);
-        }
+        v[s] += 64 * (w->mobile_stacks * oc.mobile - w->stuck_pieces * oc.stuck + oc.table_sum);
+        TRACE(DVW_mobile_stacks, s, w->mobile_stacks * oc.mobile);
+        TRACE(DVW_stuck_pieces, s, -w->stuck_pieces * oc.stuck);
+        for (int i = 0; tr && i < DV_TABLE_SIZE; i++)
+            TRACE(DVW_stack_h1_red_still + i, s, oc.table[i] * table_pieces[i]);
     }
     if (w->cut_now || w->cut_next) {
         uint64_t cutv = cut_cells(p->occ) & ~sur & ~p->red;
