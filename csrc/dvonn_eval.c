@@ -103,12 +103,17 @@ static int cut_gain(const DvPos *p, int s, uint64_t cutv)
  * cells so the per-red adds are whole vectors). */
 static uint8_t FIELD_FROM[DV_BITS][64] __attribute__((aligned(64)));
 static uint64_t BYTE_MASK[256];  /* bit i of the index -> byte i = 0xFF */
+enum { DV_TABLE_HEIGHTS = 6, DV_TABLE_SIZE = DV_TABLE_HEIGHTS * 8 };
+_Static_assert(DVW_stack_h6_far_mobile - DVW_stack_h1_red_still + 1 == DV_TABLE_SIZE,
+               "the stack table's weights: one run of 6 heights x 4 places x 2");
+static uint8_t TABLE_ROW[256];  /* height -> its first table entry (heights of 6 and more share one) */
 
 void dv_eval_init(void)
 {
     for (int r = 0; r < DV_BITS; r++)
         for (int b = 0; b < 64; b++)  /* off-board cells: 0 (DIST is only meant for board cells) */
             FIELD_FROM[r][b] = (VALID >> r & 1) && b < DV_BITS && (VALID >> b & 1) ? (uint8_t)FIELD_ADD[DIST[b][r]] : 0;
+    for (int h = 1; h < 256; h++) TABLE_ROW[h] = (uint8_t)(((h < DV_TABLE_HEIGHTS ? h : DV_TABLE_HEIGHTS) - 1) * 8);
     for (int m = 0; m < 256; m++) {
         BYTE_MASK[m] = 0;
         for (int i = 0; i < 8; i++) if (m >> i & 1) BYTE_MASK[m] |= 0xFFull << (8 * i);
@@ -116,11 +121,17 @@ void dv_eval_init(void)
 }
 
 /* What own_sums also finds when asked: the landing points of the stacks that are not
- * surrounded, and the stacks with no landing point.  Cheaper found always than tested for
- * whether their weights are set. */
+ * surrounded, the stacks with no landing point, the stack table's points (and, for the trace,
+ * each table entry's pieces).  Cheaper found always than tested for whether their weights are
+ * set. */
 typedef struct {
     uint64_t targets, stuck;  /* stuck: the stacks with no landing point */
+    const uint8_t *where;     /* per cell: 2 x (0 holding a red, 1 next to one, 2 two steps, 3 farther) */
+    const int *table;         /* the DV_STACK_TABLE weights */
+    int *table_pieces;
+    int table_sum;
 } OwnCounts;
+
 
 /* The sum of the bytes a[i] of the 64 where both masks are 0xFF: sums of absolute differences
  * from zero on x86-64, a handful of instructions where a loop over the stacks would branch. */
@@ -141,10 +152,11 @@ static inline unsigned masked_byte_sum(const uint8_t *a, const uint8_t *m1, cons
 #endif
 }
 
-/* One pass of own_sums over some stacks, each landing point worth x[c]; their landing points
- * into *targets if given, and (if stuck) the stacks with none into *stuck. */
+/* One pass of own_sums over some stacks (surrounded or not), each landing point worth x[c];
+ * with oc, their landing points into oc->targets (if not surrounded), the stacks with none into
+ * oc->stuck and the stack table's points. */
 static inline __attribute__((always_inline)) unsigned land_pass(const DvPos *p, uint64_t stacks, const uint32_t *x,
-                                                                uint64_t *targets, uint64_t *stuck)
+                                                                int surrounded, OwnCounts *oc)
 {
     unsigned land = 0;
     for (uint64_t o = stacks; o; o &= o - 1) {
@@ -152,9 +164,16 @@ static inline __attribute__((always_inline)) unsigned land_pass(const DvPos *p, 
         int hc = h > 10 ? 11 : h;
         const uint8_t *lc = LAND_CELLS[b][hc];
         land += x[lc[0]] + x[lc[1]] + x[lc[2]] + x[lc[3]] + x[lc[4]] + x[lc[5]];
-        uint64_t lb = LAND[b][hc];
-        if (targets) *targets |= lb;
-        if (stuck) *stuck |= (uint64_t)!(lb & p->occ) << b;  /* without branches: anyone's guess */
+        if (oc) {
+            /* without branches: which stacks are stuck is anyone's guess */
+            uint64_t lb = LAND[b][hc];
+            int can = (lb & p->occ) != 0;
+            if (!surrounded) oc->targets |= lb;
+            oc->stuck |= (uint64_t)!can << b;
+            int entry = TABLE_ROW[h] + oc->where[b] + (can & !surrounded);
+            oc->table_sum += oc->table[entry] * h;
+            if (oc->table_pieces) oc->table_pieces[entry] += h;
+        }
     }
     return land;
 }
@@ -167,14 +186,7 @@ static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, u
                                                                const uint32_t *all, const uint32_t *mob,
                                                                OwnCounts *oc)
 {
-    uint64_t targets = 0, stuck = 0;
-    unsigned land = land_pass(p, own & ~sur, mob, oc ? &targets : NULL, oc ? &stuck : NULL) +
-                    land_pass(p, own & sur, all, NULL, oc ? &stuck : NULL);
-    if (oc) {
-        oc->targets = targets;
-        oc->stuck = stuck;
-    }
-    return land;
+    return land_pass(p, own & ~sur, mob, 0, oc) + land_pass(p, own & sur, all, 1, oc);
 }
 
 /* Stacking phase: weighted sums per colour in 1/64 point, then the cut-off threats.  Sums are
@@ -222,19 +234,33 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
         }
     }
     uint64_t sur = surrounded(p->occ);
-    /* field >= 80: next to a red, or with four reds or more maybe two steps from each */
-    uint64_t near = 0;
-    if (popcount64(p->red) <= 3) near = spread(p->red);
-    else
-        for (int b = 0; b < 64; b++) near |= (uint64_t)(field[b] >= 80) << b;
-    union { uint8_t b[64]; uint64_t w[8]; } nm;  /* red-free stacks next to a red */
-    for (int i = 0; i < 8; i++) nm.w[i] = BYTE_MASK[(near & ~p->red) >> (8 * i) & 255];
+    /* field >= 80 (near) and >= 68 (two steps): next to a red and within two steps of one while
+     * at most three stacks hold reds (three at three steps make 67) */
+    uint64_t near = 0, two = 0;
+    if (popcount64(p->red) <= 3) {
+        near = spread(p->red);
+        two = spread(near);
+    } else {
+        for (int b = 0; b < 64; b++) {
+            near |= (uint64_t)(field[b] >= 80) << b;
+            two |= (uint64_t)(field[b] >= 68) << b;
+        }
+    }
+    union { uint8_t b[64]; uint64_t w[8]; } nm, where;  /* red-free stacks next to a red; places */
+    for (int i = 0; i < 8; i++) {
+        uint64_t n = BYTE_MASK[near >> (8 * i) & 255], t = BYTE_MASK[two >> (8 * i) & 255];
+        nm.w[i] = n & ~rm.w[i];
+        /* 2 x place: a red stack is also near and two steps (its field is at least 128) */
+        where.w[i] = 0x0606060606060606ull - ((n & 0x0202020202020202ull) + (t & 0x0202020202020202ull) +
+                                              (rm.w[i] & 0x0202020202020202ull));
+    }
     int *v = e->v, *reach = e->reach;
     e->stacking = 1;
     for (int s = 0; s < 2; s++) {
         uint64_t enemy = p->col[s ^ 1], own = p->col[s];
         unsigned fsum, hs[3], land;
-        OwnCounts oc;
+        int table_pieces[DV_TABLE_SIZE] = {0};
+        OwnCounts oc = {0, 0, where.b, &((const int *)w)[DVW_stack_h1_red_still], tr ? table_pieces : NULL, 0};
         /* field values; heights in (hs[0]), next to (hs[1]: field >= 80) and away from a red */
         fsum = masked_byte_sum(field, cm[s].b, cm[s].b);
         hs[0] = masked_byte_sum(hb.b, cm[s].b, rm.b);
@@ -283,9 +309,11 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
         union { uint8_t b[64]; uint64_t w[8]; } sm;
         for (int i = 0; i < 8; i++) sm.w[i] = BYTE_MASK[oc.stuck >> (8 * i) & 255];
         int mobile = popcount64(own & ~sur & ~oc.stuck), stuck = (int)masked_byte_sum(hb.b, sm.b, sm.b);
-        v[s] += 64 * (w->mobile_stacks * mobile - w->stuck_pieces * stuck);
+        v[s] += 64 * (w->mobile_stacks * mobile - w->stuck_pieces * stuck + oc.table_sum);
         TRACE(DVW_mobile_stacks, s, w->mobile_stacks * mobile);
         TRACE(DVW_stuck_pieces, s, -w->stuck_pieces * stuck);
+        for (int i = 0; tr && i < DV_TABLE_SIZE; i++)
+            TRACE(DVW_stack_h1_red_still + i, s, oc.table[i] * table_pieces[i]);
     }
     if (w->cut_now || w->cut_next) {
         uint64_t cutv = cut_cells(p->occ) & ~sur & ~p->red;

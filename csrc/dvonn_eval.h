@@ -18,21 +18,44 @@
     X(place_red_majority, 0, "placement: per red with more own than enemy neighbours") \
     X(place_stacking_from, 50, "placement: from this many pieces placed, score as in stacking (50 = never)") \
     X(place_full_width_from, 50, "search: from this many pieces placed, no reduced placements (50 = never)") \
-    X(field, 113, "stacking: field value of each own stack (64 + 64/4^d per red at distance d)") \
-    X(height_on_red, 240, "stacking: per piece of an own stack holding a red") \
-    X(height_near_red, 282, "stacking: per piece of an own stack with field >= 80, red-free") \
-    X(height_far, -100, "stacking: per piece of an own stack with field < 80, red-free") \
-    X(landing, 22, "stacking: field value of each landing point of an own stack") \
-    X(landing_on_red, 22, "stacking: field value of a red stack a mobile own stack reaches") \
-    X(landing_on_enemy, 19, "stacking: field value of an enemy stack a mobile own stack reaches") \
-    X(enemy_height_in_reach, 203, "stacking: per piece of an enemy stack a mobile own stack reaches") \
-    X(cut_now, 29, "per piece of the best cut-off the side to act can make now") \
+    X(field, 122, "stacking: field value of each own stack (64 + 64/4^d per red at distance d)") \
+    X(height_on_red, -45, "stacking: per piece of an own stack holding a red") \
+    X(height_near_red, 224, "stacking: per piece of an own stack with field >= 80, red-free") \
+    X(height_far, -249, "stacking: per piece of an own stack with field < 80, red-free") \
+    X(landing, 16, "stacking: field value of each landing point of an own stack") \
+    X(landing_on_red, 14, "stacking: field value of a red stack a mobile own stack reaches") \
+    X(landing_on_enemy, 23, "stacking: field value of an enemy stack a mobile own stack reaches") \
+    X(enemy_height_in_reach, 27, "stacking: per piece of an enemy stack a mobile own stack reaches") \
+    X(cut_now, 28, "per piece of the best cut-off the side to act can make now") \
     X(cut_next, 43, "per piece of the best cut-off the opponent threatens") \
-    X(tempo, 104, "stacking: the side to act (it moves first: damps the odd/even swing)") \
-    X(mobile_stacks, -7, "stacking: per own stack that can move now (move-count parity, the last moves)") \
-    X(stuck_pieces, 9, "stacking: per piece in an own stack with nowhere to land, ever (cells only empty)") \
-    X(capture_now, 6, "stacking: per piece of the tallest enemy stack the side to act can land on") \
-    X(capture_next, -7, "stacking: per piece of the tallest stack of the side to act its opponent can land on")
+    X(tempo, 151, "stacking: the side to act (it moves first: damps the odd/even swing)") \
+    X(mobile_stacks, -15, "stacking: per own stack that can move now (move-count parity, the last moves)") \
+    X(stuck_pieces, 25, "stacking: per piece in an own stack with nowhere to land, ever (cells only empty)") \
+    X(capture_now, -3, "stacking: per piece of the tallest enemy stack the side to act can land on") \
+    X(capture_next, 9, "stacking: per piece of the tallest stack of the side to act its opponent can land on") \
+    DV_STACK_TABLE(X)
+
+/* A value per piece of each own stack by its height (1 .. 5, 6 for 6 and more), where it stands
+ * (holding a red / next to one / two steps from one / farther) and whether it can move now: the
+ * worth of a piece is far from linear in its stack's height. Points per piece. */
+#define DV_STACK_CLASSES(X, h, hs, d0, d1, d2, d3, d4, d5, d6, d7) \
+    X(stack_h##h##_red_still, d0, "stacking: per piece of an own stack of height " hs ", holding a red, unable to move") \
+    X(stack_h##h##_red_mobile, d1, "stacking: per piece of an own stack of height " hs ", holding a red, mobile") \
+    X(stack_h##h##_adj_still, d2, "stacking: per piece of an own stack of height " hs ", next to a red, unable to move") \
+    X(stack_h##h##_adj_mobile, d3, "stacking: per piece of an own stack of height " hs ", next to a red, mobile") \
+    X(stack_h##h##_near_still, d4, "stacking: per piece of an own stack of height " hs ", two steps from a red, unable to move") \
+    X(stack_h##h##_near_mobile, d5, "stacking: per piece of an own stack of height " hs ", two steps from a red, mobile") \
+    X(stack_h##h##_far_still, d6, "stacking: per piece of an own stack of height " hs ", farther from the reds, unable to move") \
+    X(stack_h##h##_far_mobile, d7, "stacking: per piece of an own stack of height " hs ", farther from the reds, mobile")
+/* defaults per height: red still, red mobile, next to a red still / mobile, two steps still / mobile,
+ * farther still / mobile (a height-1 stack never holds a red) */
+#define DV_STACK_TABLE(X) \
+    DV_STACK_CLASSES(X, 1, "1", 0, 0, 8, 27, -3, 14, -15, -34) \
+    DV_STACK_CLASSES(X, 2, "2", -81, -13, -37, -7, -1, 5, -14, -11) \
+    DV_STACK_CLASSES(X, 3, "3", -28, -9, -5, -9, 16, 9, 14, 7) \
+    DV_STACK_CLASSES(X, 4, "4", -6, -11, -4, -7, 12, 2, 7, 9) \
+    DV_STACK_CLASSES(X, 5, "5", -8, -6, 8, 0, 14, 7, 19, 8) \
+    DV_STACK_CLASSES(X, 6, "6 or more", 9, 4, 16, 4, 27, -7, 18, 0)
 
 #define DV_WEIGHT_INDEX(name, deflt, help) DVW_##name,
 DECLARE_WEIGHTS(DV_WEIGHTS, DV_WEIGHT_INDEX, DV_NWEIGHTS, DvWeights, DvWeightSet)

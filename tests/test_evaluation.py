@@ -234,6 +234,46 @@ def test_height_far_from_reds_and_the_tallest_enemy_stack_in_reach():
         assert terms["capture_now"] == tuple(now) and terms["capture_next"] == tuple(next_)
 
 
+def test_the_stack_table_values_each_piece_by_height_place_and_mobility():
+    """Each own stack's pieces count once, in the entry of its height (6 = 6 or more), where it
+    stands (holding a red, next to one, two steps from one, farther) and whether the rules layer
+    lets it move now; along random games, under random table weights."""
+    from engine.dvonn import _NEIGHBOURS, _RAYS, _distance
+    names = [w.name for w in core.eval_weights("dvonn") if w.name.startswith("stack_h")]
+    assert len(names) == 48
+    saved = {w.name: w.value for w in core.weights("dvonn")}
+    rng = random.Random(5)
+    table = {name: rng.randint(-50, 50) for name in names}
+    checked = 0
+    try:
+        for name, value in table.items():
+            core.set_weight("dvonn", name, value)
+        for g in positions_along_random_games(DvonnGame, 23, games=6):
+            if g.phase != "movement":
+                continue
+            value, terms = core.eval_terms("dvonn", g.cells, g.side, g.core_phase)
+            if abs(value) >= 250_000:
+                continue  # decided: no terms
+            reds = [i for i, s in enumerate(g.cells) if "R" in s]
+            movers = {m.src for side in (0, 1) for m in g.stack_moves(side)}
+            expected = {name: [0, 0] for name in names}
+            for point, stack in enumerate(g.cells):
+                if not stack or stack[-1] == "R":
+                    continue
+                distance = min(_distance(point, r) for r in reds)
+                where = ("red" if "R" in stack else "adj" if distance == 1 else
+                         "near" if distance == 2 else "far")
+                name = f"stack_h{min(len(stack), 6)}_{where}_{'mobile' if point in movers else 'still'}"
+                expected[name]["WB".index(stack[-1])] += table[name] * len(stack)
+            shares = {name: (white, black) for name, white, black in terms}
+            assert all(shares[name] == tuple(expected[name]) for name in names), g.position()
+            checked += 1
+    finally:
+        for name in names:
+            core.set_weight("dvonn", name, saved[name])
+    assert checked > 100
+
+
 TZAAR_MARGINAL = (0, 400, 200, 133, 100, 80, 67, 57, 50, 44, 40, 36, 33, 31, 29, 27)  # tzaar_eval.c
 
 
@@ -284,12 +324,13 @@ def test_tzaar_exposure_and_central_height_terms_follow_the_rules_layer():
 
 def test_dvonn_evaluation_values_stay_the_same():
     """Speed work must not change one value: a checksum of the evaluations along four random
-    games (the weights below, the defaults until 2026-12-01), taken from the build before the
+    games (the weights below, the defaults until 2026-12-01, with no stack table), taken from the build before the
     evaluation was restructured."""
     import hashlib
     pinned = dict(field=100, height_on_red=1024, height_near_red=256, height_far=0, landing=25,
                   landing_on_red=20, landing_on_enemy=20, enemy_height_in_reach=256, cut_now=30,
                   cut_next=10, tempo=0, mobile_stacks=0, stuck_pieces=0, capture_now=0, capture_next=0)
+    pinned.update({w.name: 0 for w in core.eval_weights("dvonn") if w.name.startswith("stack_h")})
     saved = {w.name: w.value for w in core.weights("dvonn")}
     rng = random.Random(17)
     values = []
