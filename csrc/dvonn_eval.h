@@ -18,6 +18,7 @@
     X(place_red_majority, 0, "placement: per red with more own than enemy neighbours") \
     X(place_stacking_from, 50, "placement: from this many pieces placed, score as in stacking (50 = never)") \
     X(place_full_width_from, 50, "search: from this many pieces placed, no reduced placements (50 = never)") \
+    DV_PLACE_TABLE(X) \
     X(field, 122, "stacking: field value of each own stack (64 + 64/4^d per red at distance d)") \
     X(height_on_red, -45, "stacking: per piece of an own stack holding a red") \
     X(height_near_red, 224, "stacking: per piece of an own stack with field >= 80, red-free") \
@@ -34,6 +35,22 @@
     X(capture_now, -3, "stacking: per piece of the tallest enemy stack the side to act can land on") \
     X(capture_next, 9, "stacking: per piece of the tallest stack of the side to act its opponent can land on") \
     DV_STACK_TABLE(X)
+
+/* Placement: a value per own piece by how near the reds it is (next to one / two steps / farther),
+ * whether it is on the edge (able to move when stacking starts) and how many own pieces are its
+ * neighbours (0 .. 2, 3 for 3 or more). Points per piece. */
+#define DV_PLACE_CLASSES(X, where, ws)                                                               \
+    X(place_##where##_inner_own0, 0, "placement: own piece " ws ", inside, no own neighbour")        \
+    X(place_##where##_inner_own1, 0, "placement: own piece " ws ", inside, one own neighbour")       \
+    X(place_##where##_inner_own2, 0, "placement: own piece " ws ", inside, two own neighbours")      \
+    X(place_##where##_inner_own3, 0, "placement: own piece " ws ", inside, three or more own neighbours") \
+    X(place_##where##_edge_own0, 0, "placement: own piece " ws ", on the edge, no own neighbour")    \
+    X(place_##where##_edge_own1, 0, "placement: own piece " ws ", on the edge, one own neighbour")   \
+    X(place_##where##_edge_own2, 0, "placement: own piece " ws ", on the edge, two own neighbours")  \
+    X(place_##where##_edge_own3, 0, "placement: own piece " ws ", on the edge, three or more own neighbours")
+#define DV_PLACE_TABLE(X)                                                                            \
+    DV_PLACE_CLASSES(X, adj, "next to a red") DV_PLACE_CLASSES(X, near, "two steps from the nearest red") \
+    DV_PLACE_CLASSES(X, far, "farther from the reds")
 
 /* A value per piece of each own stack by its height (1 .. 5, 6 for 6 and more), where it stands
  * (holding a red / next to one / two steps from one / farther) and whether it can move now: the
