@@ -54,9 +54,14 @@ static inline __attribute__((always_inline)) void placement_eval(const DvPos *p,
                 x -= w->place_clump * (2 - nonown);
                 TRACE(DVW_place_clump, s, -w->place_clump * (2 - nonown));
             }
-            if (!(INNER >> b & 1)) edge++;
+            int on_edge = !(INNER >> b & 1);
+            edge += on_edge;
             x += w->place_own_nbr * own;
             TRACE(DVW_place_own_nbr, s, w->place_own_nbr * own);
+            int entry = DVW_place_adj_inner_own0 + ((dmin == 1 ? 0 : dmin == 2 ? 1 : 2) * 2 + on_edge) * 4 +
+                        (own < 3 ? own : 3);
+            x += ((const int *)w)[entry];
+            TRACE(entry, s, ((const int *)w)[entry]);
             v[s] += x;
         }
         v[s] += w->place_edge * edge;
@@ -103,6 +108,8 @@ static int cut_gain(const DvPos *p, int s, uint64_t cutv)
  * cells so the per-red adds are whole vectors). */
 static uint8_t FIELD_FROM[DV_BITS][64] __attribute__((aligned(64)));
 static uint64_t BYTE_MASK[256];  /* bit i of the index -> byte i = 0xFF */
+_Static_assert(DVW_place_far_edge_own3 - DVW_place_adj_inner_own0 + 1 == 24,
+               "the placement table's weights: one run of 3 distances x 2 x 4");
 enum { DV_TABLE_HEIGHTS = 6, DV_TABLE_SIZE = DV_TABLE_HEIGHTS * 8 };
 _Static_assert(DVW_stack_h6_far_mobile - DVW_stack_h1_red_still + 1 == DV_TABLE_SIZE,
                "the stack table's weights: one run of 6 heights x 4 places x 2");

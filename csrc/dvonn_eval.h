@@ -9,15 +9,16 @@
  * (field .. enemy_height_in_reach) in 1/64 point, summed per side then divided by 64
  * as one; the cut and capture terms in points per piece of the cut or the target. */
 #define DV_WEIGHTS(X) \
-    X(place_red_adjacent, 15, "placement: own piece next to a red piece") \
-    X(place_red_near, 7, "placement: own piece two steps from the nearest red") \
-    X(place_red_distance, 3, "placement: minus per step of mean distance to the reds, per piece") \
-    X(place_clump, 5, "placement: minus per missing non-own neighbour below two") \
-    X(place_edge, 2, "placement: own piece on the edge") \
-    X(place_own_nbr, 0, "placement: per own neighbour of each own piece (a pair counts twice)") \
-    X(place_red_majority, 0, "placement: per red with more own than enemy neighbours") \
+    X(place_red_adjacent, 51, "placement: own piece next to a red piece") \
+    X(place_red_near, 19, "placement: own piece two steps from the nearest red") \
+    X(place_red_distance, 29, "placement: minus per step of mean distance to the reds, per piece") \
+    X(place_clump, -8, "placement: minus per missing non-own neighbour below two") \
+    X(place_edge, 15, "placement: own piece on the edge") \
+    X(place_own_nbr, -2, "placement: per own neighbour of each own piece (a pair counts twice)") \
+    X(place_red_majority, 44, "placement: per red with more own than enemy neighbours") \
     X(place_stacking_from, 50, "placement: from this many pieces placed, score as in stacking (50 = never)") \
     X(place_full_width_from, 50, "search: from this many pieces placed, no reduced placements (50 = never)") \
+    DV_PLACE_TABLE(X) \
     X(field, 122, "stacking: field value of each own stack (64 + 64/4^d per red at distance d)") \
     X(height_on_red, -45, "stacking: per piece of an own stack holding a red") \
     X(height_near_red, 224, "stacking: per piece of an own stack with field >= 80, red-free") \
@@ -34,6 +35,24 @@
     X(capture_now, -3, "stacking: per piece of the tallest enemy stack the side to act can land on") \
     X(capture_next, 9, "stacking: per piece of the tallest stack of the side to act its opponent can land on") \
     DV_STACK_TABLE(X)
+
+/* Placement: a value per own piece by how near the reds it is (next to one / two steps / farther),
+ * whether it is on the edge (able to move when stacking starts) and how many own pieces are its
+ * neighbours (0 .. 2, 3 for 3 or more). Points per piece. */
+#define DV_PLACE_CLASSES(X, where, ws, d0, d1, d2, d3, d4, d5, d6, d7) \
+    X(place_##where##_inner_own0, d0, "placement: own piece " ws ", inside, no own neighbour") \
+    X(place_##where##_inner_own1, d1, "placement: own piece " ws ", inside, one own neighbour") \
+    X(place_##where##_inner_own2, d2, "placement: own piece " ws ", inside, two own neighbours") \
+    X(place_##where##_inner_own3, d3, "placement: own piece " ws ", inside, three or more own neighbours") \
+    X(place_##where##_edge_own0, d4, "placement: own piece " ws ", on the edge, no own neighbour") \
+    X(place_##where##_edge_own1, d5, "placement: own piece " ws ", on the edge, one own neighbour") \
+    X(place_##where##_edge_own2, d6, "placement: own piece " ws ", on the edge, two own neighbours") \
+    X(place_##where##_edge_own3, d7, "placement: own piece " ws ", on the edge, three or more own neighbours")
+/* defaults per distance: inside with 0, 1, 2, 3+ own neighbours, then on the edge with 0, 1, 2, 3+ */
+#define DV_PLACE_TABLE(X) \
+    DV_PLACE_CLASSES(X, adj, "next to a red", -54, -29, -11, 8, 16, 42, 39, 42) \
+    DV_PLACE_CLASSES(X, near, "two steps from the nearest red", -48, -20, -11, 9, 14, 24, 11, 13) \
+    DV_PLACE_CLASSES(X, far, "farther from the reds", -37, -17, -12, -15, -53, -29, -29, -29)
 
 /* A value per piece of each own stack by its height (1 .. 5, 6 for 6 and more), where it stands
  * (holding a red / next to one / two steps from one / farther) and whether it can move now: the

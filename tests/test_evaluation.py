@@ -234,6 +234,44 @@ def test_height_far_from_reds_and_the_tallest_enemy_stack_in_reach():
         assert terms["capture_now"] == tuple(now) and terms["capture_next"] == tuple(next_)
 
 
+def test_the_placement_table_values_each_piece_by_red_distance_edge_and_own_neighbours():
+    """Each own piece counts once during placement, in the entry of its distance to the nearest
+    red (1, 2, more), whether it stands on the edge and its own neighbours (3 = 3 or more); along
+    random games, under random table weights."""
+    from engine.dvonn import _NEIGHBOURS, _distance
+    names = [w.name for w in core.eval_weights("dvonn") if w.name.endswith(("_own0", "_own1", "_own2", "_own3"))]
+    assert len(names) == 24
+    saved = {w.name: w.value for w in core.weights("dvonn")}
+    rng = random.Random(7)
+    table = {name: rng.randint(-50, 50) for name in names}
+    checked = 0
+    try:
+        for name, value in table.items():
+            core.set_weight("dvonn", name, value)
+        for g in positions_along_random_games(DvonnGame, 29, games=4):
+            if g.phase != "placement" or g.placed < 3:
+                continue
+            value, terms = core.eval_terms("dvonn", g.cells, g.side, g.core_phase)
+            reds = [i for i, s in enumerate(g.cells) if s == "R"]
+            expected = {name: [0, 0] for name in names}
+            for point, piece in enumerate(g.cells):
+                if piece not in ("W", "B"):
+                    continue
+                distance = min(_distance(point, r) for r in reds)
+                where = "adj" if distance == 1 else "near" if distance == 2 else "far"
+                edge = "edge" if len(_NEIGHBOURS[point]) < 6 else "inner"
+                own = min(sum(1 for n in _NEIGHBOURS[point] if g.cells[n] == piece), 3)
+                name = f"place_{where}_{edge}_own{own}"
+                expected[name]["WB".index(piece)] += table[name]
+            shares = {name: (white, black) for name, white, black in terms}
+            assert all(shares[name] == tuple(expected[name]) for name in names), g.position()
+            checked += 1
+    finally:
+        for name in names:
+            core.set_weight("dvonn", name, saved[name])
+    assert checked > 100
+
+
 def test_the_stack_table_values_each_piece_by_height_place_and_mobility():
     """Each own stack's pieces count once, in the entry of its height (6 = 6 or more), where it
     stands (holding a red, next to one, two steps from one, farther) and whether the rules layer
@@ -324,13 +362,15 @@ def test_tzaar_exposure_and_central_height_terms_follow_the_rules_layer():
 
 def test_dvonn_evaluation_values_stay_the_same():
     """Speed work must not change one value: a checksum of the evaluations along four random
-    games (the weights below, the defaults until 2026-12-01, with no stack table), taken from the build before the
+    games (the weights below, the defaults until 2026-12-01, with no tables), taken from the build before the
     evaluation was restructured."""
     import hashlib
-    pinned = dict(field=100, height_on_red=1024, height_near_red=256, height_far=0, landing=25,
+    pinned = dict(place_red_adjacent=15, place_red_near=7, place_red_distance=3, place_clump=5,
+                  place_edge=2, place_own_nbr=0, place_red_majority=0, field=100, height_on_red=1024, height_near_red=256, height_far=0, landing=25,
                   landing_on_red=20, landing_on_enemy=20, enemy_height_in_reach=256, cut_now=30,
                   cut_next=10, tempo=0, mobile_stacks=0, stuck_pieces=0, capture_now=0, capture_next=0)
-    pinned.update({w.name: 0 for w in core.eval_weights("dvonn") if w.name.startswith("stack_h")})
+    pinned.update({w.name: 0 for w in core.eval_weights("dvonn")
+                   if w.name.startswith("stack_h") or w.name.endswith(("_own0", "_own1", "_own2", "_own3"))})
     saved = {w.name: w.value for w in core.weights("dvonn")}
     rng = random.Random(17)
     values = []
