@@ -32,12 +32,15 @@ static inline uint64_t splitmix64(uint64_t x)
  * Searches try moves in this order and mostly cut off early, so a full sort would be wasted. */
 static inline __attribute__((always_inline)) uint32_t pick_next(uint32_t *moves, int32_t *score, int i, int n)
 {
-    /* The first of the best: the maximum (a branch-free loop the compiler vectorises), then
-     * the first slot holding it. */
-    int32_t s = score[i];
-    for (int k = i + 1; k < n; k++) s = score[k] > s ? score[k] : s;
-    int j = i;
-    while (score[j] != s) j++;
+    /* The first of the best in one branch-free pass the compiler vectorises: the maximum of
+     * keys holding the score above the slot's complement (equal scores: the first slot wins). */
+    int64_t best = (int64_t)((uint64_t)(int64_t)score[i] << 32 | (uint32_t)~i);
+    for (int k = i + 1; k < n; k++) {
+        int64_t key = (int64_t)((uint64_t)(int64_t)score[k] << 32 | (uint32_t)~k);
+        best = key > best ? key : best;
+    }
+    int j = (int)~(uint32_t)best;
+    int32_t s = score[j];
     uint32_t m = moves[j];
     moves[j] = moves[i]; score[j] = score[i];
     moves[i] = m; score[i] = s;

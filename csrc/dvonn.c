@@ -11,7 +11,7 @@ uint64_t VALID, INNER, NCOL0, NCOL10;
 int8_t BIT2IDX[64];
 int8_t IDX2BIT[DV_POINTS];
 uint8_t DIST[DV_BITS][DV_BITS];
-uint64_t LAND[DV_BITS][11];
+uint64_t LAND[DV_BITS][12];
 uint64_t NBR[DV_BITS];
 uint8_t LAND_CELLS[DV_BITS][12][8];
 static uint8_t RING_RUNS[64];          /* runs of set bits in a 6-bit cyclic neighbour pattern */
@@ -86,7 +86,7 @@ void dv_global_init(void)
     for (int b = 0; b < DV_BITS; b++) {
         int c = b % 11, r = b / 11;
         NBR[b] = 0;
-        for (int h = 0; h <= 10; h++) LAND[b][h] = 0;
+        for (int h = 0; h <= 11; h++) LAND[b][h] = 0;
         if (!on_board(c, r)) continue;
         int n = 0;
         for (int d = 0; d < 6; d++) {
@@ -277,7 +277,7 @@ void dv_play(DvPos *p, uint32_t move)
         }
         while (reach != prev) {
             prev = reach;
-            reach = spread(reach) & p->occ;
+            reach = spread_in(reach, p->occ);
         }
         for (uint64_t gone = p->occ & ~reach; gone; gone &= gone - 1) {
             int b = ctz64(gone);

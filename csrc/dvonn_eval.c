@@ -4,6 +4,9 @@
 #include "dvonn_geom.h"
 
 #include <string.h>
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 DvWeightSet dv_weights = {{DV_WEIGHTS(WEIGHT_DEFAULT)}};
 const WeightInfo DV_WEIGHT_INFO[DV_NWEIGHTS] = {DV_WEIGHTS(WEIGHT_INFO)};
@@ -86,15 +89,14 @@ static int cut_gain(const DvPos *p, int s, uint64_t cutv)
         uint64_t occ = p->occ & ~(1ull << f), reach = p->red & occ, prev = 0;
         while (reach != prev) {
             prev = reach;
-            reach = spread(reach) & occ;
+            reach = spread_in(reach, occ);
         }
         uint64_t gone = occ & ~reach;
         if (!gone) continue;
         int g = 0;
-        for (uint64_t x = gone; x; x &= x - 1) {
+        for (uint64_t x = gone; x; x &= x - 1) {  /* without branches: whose stack is a guess */
             int b = ctz64(x);
-            if (p->col[s] >> b & 1) g -= p->height[b];
-            else if (p->col[s ^ 1] >> b & 1) g += p->height[b];
+            g += ((int)(p->col[s ^ 1] >> b & 1) - (int)(p->col[s] >> b & 1)) * p->height[b];
         }
         if (!(LAND[f][h] & reach)) g -= h; /* the mover can only land in the lost part */
         if (g > best) best = g;
@@ -106,90 +108,92 @@ static int cut_gain(const DvPos *p, int s, uint64_t cutv)
  * cells so the per-red adds are whole vectors). */
 static uint8_t FIELD_FROM[DV_BITS][64] __attribute__((aligned(64)));
 static uint64_t BYTE_MASK[256];  /* bit i of the index -> byte i = 0xFF */
+_Static_assert(DVW_place_far_edge_own3 - DVW_place_adj_inner_own0 + 1 == 24,
+               "the placement table's weights: one run of 3 distances x 2 x 4");
+enum { DV_TABLE_HEIGHTS = 6, DV_TABLE_SIZE = DV_TABLE_HEIGHTS * 8 };
+_Static_assert(DVW_stack_h6_far_mobile - DVW_stack_h1_red_still + 1 == DV_TABLE_SIZE,
+               "the stack table's weights: one run of 6 heights x 4 places x 2");
+static uint8_t TABLE_ROW[256];  /* height -> its first table entry (heights of 6 and more share one) */
 
 void dv_eval_init(void)
 {
     for (int r = 0; r < DV_BITS; r++)
         for (int b = 0; b < 64; b++)  /* off-board cells: 0 (DIST is only meant for board cells) */
             FIELD_FROM[r][b] = (VALID >> r & 1) && b < DV_BITS && (VALID >> b & 1) ? (uint8_t)FIELD_ADD[DIST[b][r]] : 0;
+    for (int h = 1; h < 256; h++) TABLE_ROW[h] = (uint8_t)(((h < DV_TABLE_HEIGHTS ? h : DV_TABLE_HEIGHTS) - 1) * 8);
     for (int m = 0; m < 256; m++) {
         BYTE_MASK[m] = 0;
         for (int i = 0; i < 8; i++) if (m >> i & 1) BYTE_MASK[m] |= 0xFFull << (8 * i);
     }
 }
 
-/* What own_sums also counts when asked: the tallest enemy stack a mobile own stack can land on
- * (enemy_height: heights on enemy stacks, 0 elsewhere and on the padding cell 63), and the
- * mobile stacks, the pieces in stacks with no landing point and the stack table's points
- * (table_pieces, when set, gets each table entry's pieces for the trace). */
+/* What own_sums also finds when asked: the landing points of the stacks that are not
+ * surrounded, the stacks with no landing point, the stack table's points (and, for the trace,
+ * each table entry's pieces).  Cheaper found always than tested for whether their weights are
+ * set. */
 typedef struct {
-    const uint8_t *enemy_height;  /* NULL: no reach */
-    const int *table;             /* the DV_STACK_TABLE weights */
+    uint64_t targets, stuck;  /* stuck: the stacks with no landing point */
+    const uint8_t *where;     /* per cell: 2 x (0 holding a red, 1 next to one, 2 two steps, 3 farther) */
+    const int *table;         /* the DV_STACK_TABLE weights */
     int *table_pieces;
-    int reach, mobile, stuck, table_sum;
+    int table_sum;
 } OwnCounts;
 
-_Static_assert(DVW_place_far_edge_own3 - DVW_place_adj_inner_own0 + 1 == 24,
-               "the placement table's weights: one run of 3 distances x 2 x 4");
 
-enum { DV_TABLE_HEIGHTS = 6, DV_TABLE_SIZE = DV_TABLE_HEIGHTS * 8 };
-_Static_assert(DVW_stack_h6_far_mobile - DVW_stack_h1_red_still + 1 == DV_TABLE_SIZE,
-               "the stack table's weights: one run of 6 heights x 4 places x 2");
-
-/* Sums over the own stacks: what their landing points are worth, all[c] per landing point c
- * of any stack, mob[c] of a mobile one (the padding cell 63 is worth 0 in both); their field
- * values; their heights in (hs[0]), next to (hs[1]: field >= 80) and away from a red stack. */
-static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, uint64_t own, uint64_t sur,
-                                                               const uint8_t *field, const uint32_t *all,
-                                                               const uint32_t *mob, unsigned *fsum, unsigned *hs,
-                                                               OwnCounts *oc)
+/* The sum of the bytes a[i] of the 64 where both masks are 0xFF: sums of absolute differences
+ * from zero on x86-64, a handful of instructions where a loop over the stacks would branch. */
+static inline unsigned masked_byte_sum(const uint8_t *a, const uint8_t *m1, const uint8_t *m2)
 {
-    unsigned land = 0, f = 0, h_red = 0, h_near = 0, h_far = 0;
-    int reach = 0, mobile = 0, stuck = 0, table_sum = 0;
-    for (uint64_t o = own; o; o &= o - 1) {
+#if defined(__SSE2__) && defined(__x86_64__)
+    __m128i s = _mm_setzero_si128();
+    for (int i = 0; i < 64; i += 16) {
+        __m128i m = _mm_and_si128(_mm_loadu_si128((const __m128i *)(m1 + i)), _mm_loadu_si128((const __m128i *)(m2 + i)));
+        __m128i x = _mm_and_si128(_mm_loadu_si128((const __m128i *)(a + i)), m);
+        s = _mm_add_epi64(s, _mm_sad_epu8(x, _mm_setzero_si128()));
+    }
+    return (unsigned)(_mm_cvtsi128_si64(s) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(s, s)));
+#else
+    unsigned s = 0;
+    for (int i = 0; i < 64; i++) s += a[i] & m1[i] & m2[i];
+    return s;
+#endif
+}
+
+/* One pass of own_sums over some stacks (surrounded or not), each landing point worth x[c];
+ * with oc, their landing points into oc->targets (if not surrounded), the stacks with none into
+ * oc->stuck and the stack table's points. */
+static inline __attribute__((always_inline)) unsigned land_pass(const DvPos *p, uint64_t stacks, const uint32_t *x,
+                                                                int surrounded, OwnCounts *oc)
+{
+    unsigned land = 0;
+    for (uint64_t o = stacks; o; o &= o - 1) {
         int b = ctz64(o), h = p->height[b];
-        f += field[b];
-        /* Height counts where it is safe: in or next to a red stack. */
-        if (p->red >> b & 1) h_red += h;
-        else if (field[b] >= 80) h_near += h;
-        else h_far += h;
-        const uint8_t *lc = LAND_CELLS[b][h > 10 ? 11 : h];
-        int surrounded_here = sur >> b & 1;
-        const uint32_t *x = surrounded_here ? all : mob;
+        int hc = h > 10 ? 11 : h;
+        const uint8_t *lc = LAND_CELLS[b][hc];
         land += x[lc[0]] + x[lc[1]] + x[lc[2]] + x[lc[3]] + x[lc[4]] + x[lc[5]];
-        if (oc && oc->enemy_height && !surrounded_here) {
-            const uint8_t *eh = oc->enemy_height;
-            int m01 = eh[lc[0]] > eh[lc[1]] ? eh[lc[0]] : eh[lc[1]];
-            int m23 = eh[lc[2]] > eh[lc[3]] ? eh[lc[2]] : eh[lc[3]];
-            int m45 = eh[lc[4]] > eh[lc[5]] ? eh[lc[4]] : eh[lc[5]];
-            int m = m01 > m23 ? m01 : m23;
-            m = m > m45 ? m : m45;
-            if (m > reach) reach = m;
-        }
         if (oc) {
-            /* Landing cells only ever empty in this phase: no landing now means none later,
-             * unless another stack lands on this one. */
-            uint64_t t = h > 10 ? 0 : LAND[b][h] & p->occ;
-            int can_move = t && !surrounded_here;
-            if (!t) stuck += h;
-            else mobile += can_move;
-            int where = p->red >> b & 1 ? 0 : field[b] >= 80 ? 1 : field[b] >= 68 ? 2 : 3;
-            int entry = ((h < DV_TABLE_HEIGHTS ? h : DV_TABLE_HEIGHTS) - 1) * 8 + where * 2 + can_move;
-            table_sum += oc->table[entry] * h;
+            /* without branches: which stacks are stuck is anyone's guess */
+            uint64_t lb = LAND[b][hc];
+            int can = (lb & p->occ) != 0;
+            if (!surrounded) oc->targets |= lb;
+            oc->stuck |= (uint64_t)!can << b;
+            int entry = TABLE_ROW[h] + oc->where[b] + (can & !surrounded);
+            oc->table_sum += oc->table[entry] * h;
             if (oc->table_pieces) oc->table_pieces[entry] += h;
         }
     }
-    *fsum = f;
-    hs[0] = h_red;
-    hs[1] = h_near;
-    hs[2] = h_far;
-    if (oc) {
-        oc->reach = reach;
-        oc->mobile = mobile;
-        oc->stuck = stuck;
-        oc->table_sum = table_sum;
-    }
     return land;
+}
+
+/* Sums over the own stacks: what their landing points are worth, all[c] per landing point c
+ * of any stack, mob[c] of a mobile one (the padding cell 63 is worth 0 in both).  Two passes,
+ * the stacks that are surrounded and the others: fewer steps per stack than telling them
+ * apart in one. */
+static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, uint64_t own, uint64_t sur,
+                                                               const uint32_t *all, const uint32_t *mob,
+                                                               OwnCounts *oc)
+{
+    return land_pass(p, own & ~sur, mob, 0, oc) + land_pass(p, own & sur, all, 1, oc);
 }
 
 /* Stacking phase: weighted sums per colour in 1/64 point, then the cut-off threats.  Sums are
@@ -214,35 +218,63 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
     union { uint8_t b[64]; uint64_t w[8]; } fo;
     memcpy(fo.w, field, 64);
     for (int i = 0; i < 8; i++) fo.w[i] &= BYTE_MASK[p->occ >> (8 * i) & 255];
-    uint32_t all[64] __attribute__((aligned(64))), mob[64] __attribute__((aligned(64)));
+    uint32_t all[64] __attribute__((aligned(64))), mob[2][64] __attribute__((aligned(64)));
     for (int b = 0; b < 64; b++) all[b] = (uint32_t)w->landing * fo.b[b];
+    /* byte masks of the reds and of each colour, the heights padded to 64 cells */
+    union { uint8_t b[64]; uint64_t w[8]; } rm, cm[2], hb;
+    for (int i = 0; i < 8; i++) {
+        rm.w[i] = BYTE_MASK[p->red >> (8 * i) & 255];
+        cm[0].w[i] = BYTE_MASK[p->col[0] >> (8 * i) & 255];
+        cm[1].w[i] = BYTE_MASK[p->col[1] >> (8 * i) & 255];
+    }
+    hb.w[6] = hb.w[7] = 0;
+    memcpy(hb.b, p->height, DV_BITS);
+    if (!tr) {
+        /* a mobile stack's landing point is also worth its red and enemy stacks: both colours'
+         * tables in one vectorised pass */
+        uint32_t lor = (uint32_t)w->landing_on_red, loe = (uint32_t)w->landing_on_enemy,
+                 ehr = (uint32_t)w->enemy_height_in_reach;
+        for (int b = 0; b < 64; b++) {
+            uint32_t base = all[b] + lor * (fo.b[b] & rm.b[b]), extra = loe * fo.b[b] + ehr * hb.b[b];
+            mob[0][b] = base + (extra & (uint32_t)(int8_t)cm[1].b[b]);
+            mob[1][b] = base + (extra & (uint32_t)(int8_t)cm[0].b[b]);
+        }
+    }
     uint64_t sur = surrounded(p->occ);
+    /* field >= 80 (near) and >= 68 (two steps): next to a red and within two steps of one while
+     * at most three stacks hold reds (three at three steps make 67) */
+    uint64_t near = 0, two = 0;
+    if (popcount64(p->red) <= 3) {
+        near = spread(p->red);
+        two = spread(near);
+    } else {
+        for (int b = 0; b < 64; b++) {
+            near |= (uint64_t)(field[b] >= 80) << b;
+            two |= (uint64_t)(field[b] >= 68) << b;
+        }
+    }
+    union { uint8_t b[64]; uint64_t w[8]; } nm, where;  /* red-free stacks next to a red; places */
+    for (int i = 0; i < 8; i++) {
+        uint64_t n = BYTE_MASK[near >> (8 * i) & 255], t = BYTE_MASK[two >> (8 * i) & 255];
+        nm.w[i] = n & ~rm.w[i];
+        /* 2 x place: a red stack is also near and two steps (its field is at least 128) */
+        where.w[i] = 0x0606060606060606ull - ((n & 0x0202020202020202ull) + (t & 0x0202020202020202ull) +
+                                              (rm.w[i] & 0x0202020202020202ull));
+    }
     int *v = e->v, *reach = e->reach;
     e->stacking = 1;
     for (int s = 0; s < 2; s++) {
         uint64_t enemy = p->col[s ^ 1], own = p->col[s];
         unsigned fsum, hs[3], land;
-        union { uint8_t b[64]; uint64_t w[8]; } eh_own;  /* enemy stacks' heights, 0 elsewhere */
         int table_pieces[DV_TABLE_SIZE] = {0};
-        OwnCounts oc = {NULL, &((const int *)w)[DVW_stack_h1_red_still], tr ? table_pieces : NULL, 0, 0, 0, 0};
-        if (w->capture_now || w->capture_next || tr) {
-            eh_own.w[6] = eh_own.w[7] = 0;
-            memcpy(eh_own.b, p->height, DV_BITS);
-            for (int i = 0; i < 8; i++) eh_own.w[i] &= BYTE_MASK[enemy >> (8 * i) & 255];
-            oc.enemy_height = eh_own.b;
-        }
-        /* a mobile stack's landing point is also worth its red and enemy stacks */
+        OwnCounts oc = {0, 0, where.b, &((const int *)w)[DVW_stack_h1_red_still], tr ? table_pieces : NULL, 0};
+        /* field values; heights in (hs[0]), next to (hs[1]: field >= 80) and away from a red */
+        fsum = masked_byte_sum(field, cm[s].b, cm[s].b);
+        hs[0] = masked_byte_sum(hb.b, cm[s].b, rm.b);
+        hs[1] = masked_byte_sum(hb.b, cm[s].b, nm.b);
+        hs[2] = masked_byte_sum(hb.b, cm[s].b, cm[s].b) - hs[0] - hs[1];
         if (!tr) {
-            memcpy(mob, all, sizeof mob);
-            for (uint64_t x = p->red; x; x &= x - 1) {
-                int c = ctz64(x);
-                mob[c] += (uint32_t)w->landing_on_red * field[c];
-            }
-            for (uint64_t x = enemy; x; x &= x - 1) {
-                int c = ctz64(x);
-                mob[c] += (uint32_t)w->landing_on_enemy * field[c] + (uint32_t)w->enemy_height_in_reach * p->height[c];
-            }
-            land = own_sums(p, own, sur, field, all, mob, &fsum, hs, &oc);
+            land = own_sums(p, own, sur, all, mob[s], &oc);
         } else {
             /* each term's own sum: unit weights, one term at a time */
             uint32_t none[64] = {0}, occupied[64], red[64] = {0}, ef[64] = {0}, eh[64] = {0};
@@ -252,10 +284,10 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
                 ef[ctz64(x)] = field[ctz64(x)];
                 eh[ctz64(x)] = p->height[ctz64(x)];
             }
-            unsigned lsum = own_sums(p, own, sur, field, occupied, occupied, &fsum, hs, &oc);
-            unsigned rsum = own_sums(p, own, sur, field, none, red, &fsum, hs, NULL);
-            unsigned esum = own_sums(p, own, sur, field, none, ef, &fsum, hs, NULL);
-            unsigned ehsum = own_sums(p, own, sur, field, none, eh, &fsum, hs, NULL);
+            unsigned lsum = own_sums(p, own, sur, occupied, occupied, &oc);
+            unsigned rsum = own_sums(p, own, sur, none, red, NULL);
+            unsigned esum = own_sums(p, own, sur, none, ef, NULL);
+            unsigned ehsum = own_sums(p, own, sur, none, eh, NULL);
             land = w->landing * lsum + w->landing_on_red * rsum + w->landing_on_enemy * esum +
                    w->enemy_height_in_reach * ehsum;
             TRACE(DVW_landing, s, (double)w->landing * lsum / 64.0);
@@ -269,11 +301,24 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
         TRACE(DVW_height_on_red, s, (double)w->height_on_red * hs[0] / 64.0);
         TRACE(DVW_height_near_red, s, (double)w->height_near_red * hs[1] / 64.0);
         TRACE(DVW_height_far, s, (double)w->height_far * hs[2] / 64.0);
-        /* tallest enemy stack a mobile stack can take (only the capture terms use it) */
-        reach[s] = oc.reach;
-        v[s] += 64 * (w->mobile_stacks * oc.mobile - w->stuck_pieces * oc.stuck + oc.table_sum);
-        TRACE(DVW_mobile_stacks, s, w->mobile_stacks * oc.mobile);
-        TRACE(DVW_stuck_pieces, s, -w->stuck_pieces * oc.stuck);
+        /* tallest enemy stack a mobile stack can take (only the capture terms use it): a
+         * vectorised maximum over the heights masked to those cells */
+        union { uint8_t b[64]; uint64_t w[8]; } tm;
+        for (int i = 0; i < 8; i++) tm.w[i] = BYTE_MASK[oc.targets >> (8 * i) & 255] & cm[s ^ 1].w[i];
+        uint8_t r = 0;
+        for (int b = 0; b < 64; b++) {
+            uint8_t h = hb.b[b] & tm.b[b];
+            r = h > r ? h : r;
+        }
+        reach[s] = r;
+        /* Landing cells only ever empty in this phase: no landing now means none later, unless
+         * another stack lands on this one. */
+        union { uint8_t b[64]; uint64_t w[8]; } sm;
+        for (int i = 0; i < 8; i++) sm.w[i] = BYTE_MASK[oc.stuck >> (8 * i) & 255];
+        int mobile = popcount64(own & ~sur & ~oc.stuck), stuck = (int)masked_byte_sum(hb.b, sm.b, sm.b);
+        v[s] += 64 * (w->mobile_stacks * mobile - w->stuck_pieces * stuck + oc.table_sum);
+        TRACE(DVW_mobile_stacks, s, w->mobile_stacks * mobile);
+        TRACE(DVW_stuck_pieces, s, -w->stuck_pieces * stuck);
         for (int i = 0; tr && i < DV_TABLE_SIZE; i++)
             TRACE(DVW_stack_h1_red_still + i, s, oc.table[i] * table_pieces[i]);
     }

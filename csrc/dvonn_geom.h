@@ -11,7 +11,7 @@ extern uint64_t VALID, INNER, NCOL0, NCOL10;
 extern int8_t BIT2IDX[64];
 extern int8_t IDX2BIT[DV_POINTS];
 extern uint8_t DIST[DV_BITS][DV_BITS];
-extern uint64_t LAND[DV_BITS][11];     /* landing points at distance h (h <= 10) */
+extern uint64_t LAND[DV_BITS][12];     /* landing points at distance h (h <= 10; 11: none) */
 extern uint64_t NBR[DV_BITS];
 /* LAND_CELLS[b][h]: LAND[b][h]'s points in bit order, padded with 63 (never occupied), so a
  * stack's landing points are six loads without a data-dependent loop; h = 11 stands for any
@@ -24,6 +24,13 @@ static inline uint64_t spread(uint64_t x)
 {
     return (x | ((x << 1) & NCOL0) | ((x >> 1) & NCOL10) | (x << 11) | (x >> 11) |
             ((x << 12) & NCOL0) | ((x >> 12) & NCOL10)) & VALID;
+}
+
+/* The cells of occ adjacent to a cell of x or in x, for x and occ on the board: there no
+ * shift wraps onto a board cell that is not a neighbour, so the flood fills need no masks. */
+static inline uint64_t spread_in(uint64_t x, uint64_t occ)
+{
+    return (x | x << 1 | x >> 1 | x << 11 | x >> 11 | x << 12 | x >> 12) & occ;
 }
 
 /* Occupied cells whose occupied neighbours form two or more separate arcs: emptying
