@@ -113,6 +113,14 @@ def test_selfplay_then_tune_writes_a_weights_file_the_engine_loads(tmp_path):
                            timeout=300)
     assert fixed.returncode == 0, fixed.stderr
     assert ", K 0.5000, lam 0.5, " in fixed.stdout.splitlines()[0]
+    from engine.dvonn import DvonnGame
+    late = sum(1 for r in rows if (g := DvonnGame.from_position(r["position"])).phase == "placement"
+               and g.placed >= 10)
+    some = subprocess.run([sys.executable, str(REPO / "scripts" / "tune"), "--game", "dvonn",
+                           "--phase", "placement", "--min-occupied", "10", str(data)],
+                          capture_output=True, text=True, timeout=300)
+    assert some.returncode == 0, some.stderr
+    assert some.stdout.startswith(f"# scripts/tune: {late} positions, ")
     engine = subprocess.run([sys.executable, "-m", "engine"], input=f"weights load {weights}\nquit\n",
                             capture_output=True, text=True, cwd=REPO, timeout=60)
     assert engine.stdout.startswith(f"= {len(core.eval_weights('dvonn'))}\n")
