@@ -121,9 +121,26 @@ def test_selfplay_then_tune_writes_a_weights_file_the_engine_loads(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert some.returncode == 0, some.stderr
     assert some.stdout.startswith(f"# scripts/tune: {late} positions, ")
+    split = subprocess.run([sys.executable, str(REPO / "scripts" / "tune"), "--game", "dvonn",
+                            "--holdout", "0.5", str(data)], capture_output=True, text=True, timeout=300)
+    assert split.returncode == 0, split.stderr
+    header = split.stdout.splitlines()[0]
+    fitted, held = int(header.split()[2]), int(header.split("held out ")[1].split()[0])
+    everything = int(fixed.stdout.split()[2])
+    assert "positions of 1 games: " in header and fitted + held == everything and 0 < held < everything
     engine = subprocess.run([sys.executable, "-m", "engine"], input=f"weights load {weights}\nquit\n",
                             capture_output=True, text=True, cwd=REPO, timeout=60)
     assert engine.stdout.startswith(f"= {len(core.eval_weights('dvonn'))}\n")
+
+
+def test_held_out_positions_are_whole_games_in_the_share_asked():
+    import numpy as np
+    games = np.repeat(np.arange(50), 7)
+    test = tune.held_out_games(games, 0.2)
+    assert test.sum() == 10 * 7
+    for g in range(50):
+        assert len(set(test[games == g])) == 1
+    assert (tune.held_out_games(games, 0.2) == test).all()  # the same split every run
 
 
 def test_tune_refuses_a_bad_data_line_in_one_line(tmp_path):
