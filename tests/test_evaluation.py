@@ -1,6 +1,7 @@
 """The named evaluation: term-by-term `eval`, run-time `weights` (core and protocol)."""
 from __future__ import annotations
 
+import contextlib
 import random
 
 import pytest
@@ -234,6 +235,21 @@ def test_height_far_from_reds_and_the_tallest_enemy_stack_in_reach():
         assert terms["capture_now"] == tuple(now) and terms["capture_next"] == tuple(next_)
 
 
+@contextlib.contextmanager
+def random_dvonn_weights(names, seed: int):
+    """The DVONN weights named set to random values (-50 .. 50) for the block, then restored."""
+    saved = {w.name: w.value for w in core.weights("dvonn")}
+    rng = random.Random(seed)
+    values = {name: rng.randint(-50, 50) for name in names}
+    try:
+        for name, value in values.items():
+            core.set_weight("dvonn", name, value)
+        yield values
+    finally:
+        for name in names:
+            core.set_weight("dvonn", name, saved[name])
+
+
 def test_the_placement_table_values_each_piece_by_red_distance_edge_and_own_neighbours():
     """Each own piece counts once during placement, in the entry of its distance to the nearest
     red (1, 2, more), whether it stands on the edge and its own neighbours (3 = 3 or more); along
@@ -241,13 +257,8 @@ def test_the_placement_table_values_each_piece_by_red_distance_edge_and_own_neig
     from engine.dvonn import _NEIGHBOURS, _distance
     names = [w.name for w in core.eval_weights("dvonn") if w.name.endswith(("_own0", "_own1", "_own2", "_own3"))]
     assert len(names) == 24
-    saved = {w.name: w.value for w in core.weights("dvonn")}
-    rng = random.Random(7)
-    table = {name: rng.randint(-50, 50) for name in names}
     checked = 0
-    try:
-        for name, value in table.items():
-            core.set_weight("dvonn", name, value)
+    with random_dvonn_weights(names, 7) as table:
         for g in positions_along_random_games(DvonnGame, 29, games=4):
             if g.phase != "placement" or g.placed < 3:
                 continue
@@ -266,9 +277,6 @@ def test_the_placement_table_values_each_piece_by_red_distance_edge_and_own_neig
             shares = {name: (white, black) for name, white, black in terms}
             assert all(shares[name] == tuple(expected[name]) for name in names), g.position()
             checked += 1
-    finally:
-        for name in names:
-            core.set_weight("dvonn", name, saved[name])
     assert checked > 100
 
 
@@ -279,13 +287,8 @@ def test_the_stack_table_values_each_piece_by_height_place_and_mobility():
     from engine.dvonn import _NEIGHBOURS, _RAYS, _distance
     names = [w.name for w in core.eval_weights("dvonn") if w.name.startswith("stack_h")]
     assert len(names) == 48
-    saved = {w.name: w.value for w in core.weights("dvonn")}
-    rng = random.Random(5)
-    table = {name: rng.randint(-50, 50) for name in names}
     checked = 0
-    try:
-        for name, value in table.items():
-            core.set_weight("dvonn", name, value)
+    with random_dvonn_weights(names, 5) as table:
         for g in positions_along_random_games(DvonnGame, 23, games=6):
             if g.phase != "movement":
                 continue
@@ -306,9 +309,6 @@ def test_the_stack_table_values_each_piece_by_height_place_and_mobility():
             shares = {name: (white, black) for name, white, black in terms}
             assert all(shares[name] == tuple(expected[name]) for name in names), g.position()
             checked += 1
-    finally:
-        for name in names:
-            core.set_weight("dvonn", name, saved[name])
     assert checked > 100
 
 
