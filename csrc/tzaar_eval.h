@@ -37,7 +37,26 @@
     X(exposed_height_to_act, 29, "minus per piece under the top of each own stack the enemy can capture, side to act") \
     X(exposed_height_waiting, 121, "the same for the other side") \
     X(exposed_twice, 20, "minus per own stack two or more enemy stacks can capture") \
-    X(central_tall, 20, "per own stack of height >= 2, per ring it stands inside the board edge")
+    X(central_tall, 20, "per own stack of height >= 2, per ring it stands inside the board edge") \
+    TZ_STACK_TABLE(X)
+
+/* The stack table: points per own stack by its type's visible count (1, 2, 3, 4-6, 7 or more),
+ * its height (1, 2, 3, 4 or more) and whether an enemy stack can capture it now.  Entry
+ * TZW_stack_n1_h1_safe + 8 x count bucket + 2 x height bucket + (capturable). */
+#define TZ_STACK_HEIGHTS(X, n, ns, h, hs) \
+    X(stack_n##n##_h##h##_safe, 0, "per own stack of a type with " ns " visible, height " hs ", no enemy stack can capture it") \
+    X(stack_n##n##_h##h##_exposed, 0, "per own stack of a type with " ns " visible, height " hs ", an enemy stack can capture it")
+#define TZ_STACK_CLASSES(X, n, ns) \
+    TZ_STACK_HEIGHTS(X, n, ns, 1, "1") \
+    TZ_STACK_HEIGHTS(X, n, ns, 2, "2") \
+    TZ_STACK_HEIGHTS(X, n, ns, 3, "3") \
+    TZ_STACK_HEIGHTS(X, n, ns, 4, "4 or more")
+#define TZ_STACK_TABLE(X) \
+    TZ_STACK_CLASSES(X, 1, "1") \
+    TZ_STACK_CLASSES(X, 2, "2") \
+    TZ_STACK_CLASSES(X, 3, "3") \
+    TZ_STACK_CLASSES(X, 4, "4 to 6") \
+    TZ_STACK_CLASSES(X, 7, "7 or more")
 
 #define TZ_WEIGHT_INDEX(name, deflt, help) TZW_##name,
 DECLARE_WEIGHTS(TZ_WEIGHTS, TZ_WEIGHT_INDEX, TZ_NWEIGHTS, TzWeights, TzWeightSet)
