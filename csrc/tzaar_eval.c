@@ -24,6 +24,10 @@ static const int16_t TYPEVAL[16] = {0, 400, 600, 733, 833, 913, 980, 1037, 1087,
 /* Scarcity multiplier (/16) for height bonuses by visible count of the type. */
 static const int8_t SC2[16] = {32, 32, 26, 22, 19, 17, 16, 15, 14, 13, 12, 11, 11, 10, 10, 10};
 static int16_t SVAL[16][32];   /* value of one stack: visible count, height */
+/* stack table offsets (from TZW_stack_n1_h1_safe): by a type's visible count, by height */
+static const uint8_t TABLE_ROW[16] = {0, 0, 8, 16, 24, 24, 24, 32, 32, 32, 32, 32, 32, 32, 32, 32};
+static const uint8_t TABLE_HEIGHT[32] = {0, 0, 2, 4, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+                                         6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6};
 
 void tz_eval_init(void)
 {
@@ -157,6 +161,22 @@ static inline __attribute__((always_inline)) int eval_impl(const TzPos *p, doubl
         score[c] -= lost + twice;
         TRACE(ih, c, -lost);
         TRACE(TZW_exposed_twice, c, -twice);
+        /* the stack table: height-1 stacks by popcount (most stacks), taller ones one by one */
+        int table = 0;
+        for (int t = 0; t < 3; t++) {
+            const int k = 3 * c + t, row = TZW_stack_n1_h1_safe + TABLE_ROW[cl15(p->cnt[k])];
+            const uint64_t one = p->tops[k] & ~p->tallm;
+            const int exposed1 = popcount64(one & attm), safe1 = popcount64(one) - exposed1;
+            table += safe1 * tz_weights.v[row] + exposed1 * tz_weights.v[row + 1];
+            TRACE(row, c, safe1 * tz_weights.v[row]);
+            TRACE(row + 1, c, exposed1 * tz_weights.v[row + 1]);
+            for (uint64_t b = p->tops[k] & p->tallm; b; b &= b - 1) {
+                const int i = ctz64(b), e = row + TABLE_HEIGHT[clh(p->h[i])] + (p->natt[i] != 0);
+                table += tz_weights.v[e];
+                TRACE(e, c, tz_weights.v[e]);
+            }
+        }
+        score[c] += table;
         /* tall stacks inside the edge see (and can strike along) more lines */
         const uint64_t tallc = p->tallm & p->col[c];
         int central = popcount64(tallc & ~TZ_RING[4]) + popcount64(tallc & (TZ_RING[1] | TZ_RING[2])) +
