@@ -2018,9 +2018,9 @@ static const int16_t DV_NET_W1[49][DV_NET_CATEGORIES][DV_NET_HIDDEN] = {
      {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
      {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
      {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0}}};
-static const int32_t DV_NET_B1[DV_NET_HIDDEN] = {40, 36, 31, 29, 34, 29, 29, 3, 9, 5, 25, 2, 1, 33, 34, 38};
+static const int16_t DV_NET_B1[DV_NET_HIDDEN] = {40, 36, 31, 29, 34, 29, 29, 3, 9, 5, 25, 2, 1, 33, 34, 38};
 /* output weights of the side to act's units, then of the other side's */
-static const int32_t DV_NET_OUT[2][DV_NET_HIDDEN] = {{-35, -16, 31, 34, -33, 28, -38, -1, -3, -1, 28, 0, 0, 30, -5, 25}, {14, -16, -47, -54, 16, -46, 15, -1, -4, -1, -18, 0, 0, -46, -23, 7}};
+static const int16_t DV_NET_OUT[2][DV_NET_HIDDEN] = {{-35, -16, 31, 34, -33, 28, -38, -1, -3, -1, 28, 0, 0, 30, -5, 25}, {14, -16, -47, -54, 16, -46, 15, -1, -4, -1, -18, 0, 0, -46, -23, 7}};
 static const int32_t DV_NET_B2 = 899;
 
 #endif
