@@ -34,7 +34,8 @@
     X(stuck_pieces, 25, "stacking: per piece in an own stack with nowhere to land, ever (cells only empty)") \
     X(capture_now, -3, "stacking: per piece of the tallest enemy stack the side to act can land on") \
     X(capture_next, 9, "stacking: per piece of the tallest stack of the side to act its opponent can land on") \
-    DV_STACK_TABLE(X)
+    DV_STACK_TABLE(X) \
+    X(net, 0, "stacking: the small network's term (dvonn_net.c) in percent of its trained size (0 = not computed)")
 
 /* Placement: a value per own piece by how near the reds it is (next to one / two steps / farther),
  * whether it is on the edge (able to move when stacking starts) and how many own pieces are its

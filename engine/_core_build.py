@@ -118,7 +118,7 @@ def _cflags() -> list[str]:
     return flags
 
 
-SOURCES = ["dvonn.c", "dvonn_eval.c", "tzaar.c", "tzaar_eval.c", "tt.c", "search.c", "solve.c",
+SOURCES = ["dvonn.c", "dvonn_eval.c", "dvonn_net.c", "tzaar.c", "tzaar_eval.c", "tt.c", "search.c", "solve.c",
            "core_api.c"]
 
 
