@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 
 import pytest
@@ -99,3 +100,27 @@ def test_the_categories_agree_with_the_rules_layer_on_moves():
             assert (cat >= 2 and (cat - 2) % 2 == 1) == (point in movers)
             if cat >= 2:
                 assert (cat - 2) // 20 == "WB".index(g.cells[point][-1])
+
+
+def test_tune_measures_the_network_term_at_weight_0_at_its_full_resolution(tmp_path):
+    """scripts/tune probes a zero weight: `net` is in percent, so a probe of 1 would round each
+    position's share to a few points; the column it fits must be the term at net 100 over 100."""
+    tune = load_script("tune")
+    games = list(movement_positions(8, 2))[::7]
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps({"game": "dvonn", "position": g.position(), "score": 0,
+                                        "result": 1.0, "index": 0}) + "\n" for g in games))
+    with net_weight(0):
+        features, _, _, _, names, _ = tune.load_data("dvonn", [str(data)])
+    column = features[:, names.index("net")]
+    expected = []
+    with net_weight(100):
+        for g in games:
+            value, terms = core.eval_terms("dvonn", g.cells, g.side, g.core_phase)
+            if abs(value) >= tune.DECIDED:
+                continue
+            white, black = next((w, b) for name, w, b in terms if name == "net")
+            expected.append((1.0 if g.side == 0 else -1.0) * (white - black) / 100)
+    assert len(expected) == len(column) > 5
+    assert np.abs(column - np.round(column)).max() > 0.05  # finer than whole points per percent
+    assert np.allclose(column, expected)
