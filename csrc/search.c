@@ -48,6 +48,7 @@ static SearchTuning search_tuning_clamped(const SearchTuning *set)
     tu.search_rfp_depth = clampi(tu.search_rfp_depth, 1, 20);
     tu.search_futility = clampi(tu.search_futility, 0, 100000);
     tu.search_nullmove = clampi(tu.search_nullmove, 0, 6);
+    tu.search_whole_turns = clampi(tu.search_whole_turns, 0, 1);
     return tu;
 }
 

@@ -504,7 +504,7 @@ static void S(iterate)(S(Thread) *t)
         if (t->stopped) {
             /* Keep a move that already beat the previous best at the new depth. */
             pthread_mutex_lock(&sh->lock);
-            if (t->id == 0 && sh->multipv == 1 && d == sh->done_depth + 1 && completed > 1 &&
+            if (t->id == 0 && sh->multipv == 1 && d > sh->done_depth && completed > 1 &&
                 t->nlines > 0 && bm != res->best) {
                 res->best = bm;
                 res->score = v;
@@ -524,6 +524,9 @@ static void S(iterate)(S(Thread) *t)
         int done = __atomic_load_n(&sh->done_depth, __ATOMIC_RELAXED);
         int next = done + 1 + (t->id ? (t->id & 1) : 0);
         d = next > d + 1 ? next : d + 1;
+        /* Odd depths end a TZAAR line after the first action of a turn, a kind of position the
+         * evaluation was not fitted on (README, "TZAAR: search by whole turns"). */
+        if (sh->tu.search_whole_turns && (d & 1) && d < sh->max_depth) d++;
     }
 }
 
