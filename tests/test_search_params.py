@@ -170,3 +170,17 @@ def test_whole_turn_reductions_search_fewer_nodes_than_odd_ones(setting):
     assert even < odd < plain
     res = search(g, depth=5)
     assert res.depth == 5 and is_legal(g, res)
+
+
+def test_whole_turns_skip_the_odd_iterations_but_reach_the_depth_asked(setting):
+    g = tzaar_after(6, 3)
+
+    def depths(limit):
+        seen = []
+        res = search(g, depth=limit, on_iteration=lambda it: seen.append(it.depth))
+        assert res.depth == limit and is_legal(g, res)
+        return seen
+    assert depths(6) == [1, 2, 3, 4, 5, 6]
+    setting("tzaar", "search_whole_turns", 1)
+    assert depths(6) == [1, 2, 4, 6]
+    assert depths(5) == [1, 2, 4, 5]
