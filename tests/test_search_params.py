@@ -151,7 +151,8 @@ def test_values_out_of_range_are_clamped_not_obeyed(setting, game):
 
 def test_whole_turn_reductions_round_a_one_ply_reduction_away(setting):
     """TZAAR's static score swings by hundreds between the two phases of a turn (README, "TZAAR:
-    reductions by whole turns"): rounded down to even, the default one-ply reduction is none."""
+    why the stack table's weights need 5.2× the nodes"): rounded down to even, the default one-ply
+    reduction is none."""
     g = tzaar_after(6, 3)
     setting("tzaar", "search_lmr_base", 0)
     unreduced = search(g, depth=5).nodes
