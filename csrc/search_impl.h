@@ -250,8 +250,8 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
                 r100 -= tu->search_lmr_history * (ms & 4095) / 4095;
                 r = r100 < 0 ? 0 : r100 / 100;
                 if (r > cd - 1) r = cd - 1 > 0 ? cd - 1 : 0;
-                /* An odd reduction ends the line at the other phase of a turn, whose static score
-                 * differs by hundreds in TZAAR: the reduced search then fails high for nothing. */
+                /* An odd reduction ends the line at another side or phase of a turn, which TZAAR's
+                 * evaluation scores hundreds apart: the reduced search then estimates nothing. */
                 if (tu->search_lmr_even) r &= ~1;
             }
             v = S(child)(t, &c, same, alpha, alpha + 1, cd - r, ply + 1, &cp);
