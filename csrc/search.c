@@ -38,6 +38,7 @@ static SearchTuning search_tuning_clamped(const SearchTuning *set)
     tu.search_lmr_log = clampi(tu.search_lmr_log, 0, 400);
     tu.search_lmr_pv = clampi(tu.search_lmr_pv, 0, 400);
     tu.search_lmr_history = clampi(tu.search_lmr_history, 0, 400);
+    tu.search_lmr_even = clampi(tu.search_lmr_even, 0, 1);
     tu.search_aspiration = clampi(tu.search_aspiration, 0, 100000);
     tu.search_lmp = clampi(tu.search_lmp, 0, 100);
     tu.search_lmp_depth = clampi(tu.search_lmp_depth, 1, 6);
@@ -47,6 +48,7 @@ static SearchTuning search_tuning_clamped(const SearchTuning *set)
     tu.search_rfp_depth = clampi(tu.search_rfp_depth, 1, 20);
     tu.search_futility = clampi(tu.search_futility, 0, 100000);
     tu.search_nullmove = clampi(tu.search_nullmove, 0, 6);
+    tu.search_whole_turns = clampi(tu.search_whole_turns, 0, 1);
     return tu;
 }
 

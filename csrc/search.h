@@ -18,6 +18,7 @@
     X(search_lmr_log, PER_GAME(0, 0), "reduction, 1/100 ply per ln(depth) x ln(move index) (0..400)") \
     X(search_lmr_pv, PER_GAME(0, 0), "reduction, 1/100 ply less at PV nodes (0..400)") \
     X(search_lmr_history, PER_GAME(0, 0), "reduction, 1/100 ply less for a move with full history (0..400)") \
+    X(search_lmr_even, PER_GAME(0, 0), "reductions rounded down to whole turns of two plies, so a reduced line ends at the same side and phase (0 = off; 0..1)") \
     X(search_aspiration, PER_GAME(0, 0), "root aspiration window half-width from depth 4 (0 = off; 1..100000)") \
     X(search_lmp, PER_GAME(3, 0), "late-move pruning near the horizon outside the PV: quiet moves after this many x depth (0 = off)") \
     X(search_lmp_depth, PER_GAME(2, 2), "... at remaining depths up to this (1..6)") \
@@ -26,7 +27,8 @@
     X(search_rfp, PER_GAME(0, 0), "reverse futility: outside the PV, a static score this much per ply above beta cuts (0 = off; 0..100000)") \
     X(search_rfp_depth, PER_GAME(3, 3), "... at remaining depths up to this (1..20)") \
     X(search_futility, PER_GAME(0, 0), "futility: outside the PV, quiet moves are not searched when the static score plus this per ply is below alpha (0 = off; 0..100000)") \
-    X(search_nullmove, PER_GAME(2, 0), "null-move pruning: depth reduction of the imagined pass (0 = off; 1..6; DVONN stacking only)")
+    X(search_nullmove, PER_GAME(2, 0), "null-move pruning: depth reduction of the imagined pass (0 = off; 1..6; DVONN stacking only)") \
+    X(search_whole_turns, PER_GAME(0, 0), "iterations at even depths only after depth 2 (whole TZAAR turns; a depth limit is still reached; 0 = off, 1 = on)")
 
 #define DVONN_DEFAULT(dvonn, tzaar) dvonn
 #define TZAAR_DEFAULT(dvonn, tzaar) tzaar

@@ -250,6 +250,9 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
                 r100 -= tu->search_lmr_history * (ms & 4095) / 4095;
                 r = r100 < 0 ? 0 : r100 / 100;
                 if (r > cd - 1) r = cd - 1 > 0 ? cd - 1 : 0;
+                /* An odd reduction ends the line at another side or phase of a turn, which TZAAR's
+                 * evaluation scores hundreds apart: the reduced search then estimates nothing. */
+                if (tu->search_lmr_even) r &= ~1;
             }
             v = S(child)(t, &c, same, alpha, alpha + 1, cd - r, ply + 1, &cp);
             if (r && v > alpha && !t->stopped)
@@ -501,7 +504,7 @@ static void S(iterate)(S(Thread) *t)
         if (t->stopped) {
             /* Keep a move that already beat the previous best at the new depth. */
             pthread_mutex_lock(&sh->lock);
-            if (t->id == 0 && sh->multipv == 1 && d == sh->done_depth + 1 && completed > 1 &&
+            if (t->id == 0 && sh->multipv == 1 && d > sh->done_depth && completed > 1 &&
                 t->nlines > 0 && bm != res->best) {
                 res->best = bm;
                 res->score = v;
@@ -521,6 +524,10 @@ static void S(iterate)(S(Thread) *t)
         int done = __atomic_load_n(&sh->done_depth, __ATOMIC_RELAXED);
         int next = done + 1 + (t->id ? (t->id & 1) : 0);
         d = next > d + 1 ? next : d + 1;
+        /* Odd depths end a TZAAR line after the first action of a turn, a kind of position the
+         * evaluation was not fitted on (README, "TZAAR: why the stack table's weights need 5.2x
+         * the nodes"). */
+        if (sh->tu.search_whole_turns && (d & 1) && d < sh->max_depth) d++;
     }
 }
 

@@ -147,3 +147,41 @@ def test_values_out_of_range_are_clamped_not_obeyed(setting, game):
             setting(game, w.name, core.WEIGHT_MAX if "aspiration" not in w.name else 1)
     res = search(g, depth=5)
     assert res.depth == 5 and is_legal(g, res)
+
+
+def test_whole_turn_reductions_round_a_one_ply_reduction_away(setting):
+    """TZAAR's static score swings by hundreds between the two phases of a turn (README, "TZAAR:
+    why the stack table's weights need 5.2× the nodes"): rounded down to even, the default one-ply
+    reduction is none."""
+    g = tzaar_after(6, 3)
+    setting("tzaar", "search_lmr_base", 0)
+    unreduced = search(g, depth=5).nodes
+    setting("tzaar", "search_lmr_base", 100)
+    setting("tzaar", "search_lmr_even", 1)
+    assert search(g, depth=5).nodes == unreduced
+
+
+def test_whole_turn_reductions_search_fewer_nodes_than_odd_ones(setting):
+    g = tzaar_after(6, 3)
+    plain = search(g, depth=5).nodes
+    setting("tzaar", "search_lmr_base", 200)
+    odd = search(g, depth=5).nodes
+    setting("tzaar", "search_lmr_even", 1)
+    even = search(g, depth=5).nodes
+    assert even < odd < plain
+    res = search(g, depth=5)
+    assert res.depth == 5 and is_legal(g, res)
+
+
+def test_whole_turns_skip_the_odd_iterations_but_reach_the_depth_asked(setting):
+    g = tzaar_after(6, 3)
+
+    def depths(limit):
+        seen = []
+        res = search(g, depth=limit, on_iteration=lambda it: seen.append(it.depth))
+        assert res.depth == limit and is_legal(g, res)
+        return seen
+    assert depths(6) == [1, 2, 3, 4, 5, 6]
+    setting("tzaar", "search_whole_turns", 1)
+    assert depths(6) == [1, 2, 4, 6]
+    assert depths(5) == [1, 2, 4, 5]
