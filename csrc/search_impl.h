@@ -142,7 +142,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
     }
 
     TT *tt = t->sh->tt;
-    int pvnode = beta - alpha > 1;
+    int pvnode = (int64_t)beta - alpha > 1;  /* (-SCORE_INF, SCORE_INF) overflows int */
     const SearchTuning *tu = &t->sh->tu;
     int shallow = depth <= tu->search_rfp_depth && (tu->search_rfp || tu->search_futility);
     int nullok = tu->search_nullmove && depth >= 2 && t->played[ply] != MOVE_NULL;

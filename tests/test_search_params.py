@@ -185,3 +185,18 @@ def test_whole_turns_skip_the_odd_iterations_but_reach_the_depth_asked(setting):
     setting("tzaar", "search_whole_turns", 1)
     assert depths(6) == [1, 2, 4, 6]
     assert depths(5) == [1, 2, 4, 5]
+
+
+def test_without_pruning_the_root_score_does_not_depend_on_the_root_move_order(setting):
+    """The first root move's line is searched with the full window (-SCORE_INF, SCORE_INF); its
+    width overflowed an int, so that line counted as a null-window node: a move beating alpha there
+    was never re-searched and its bound was taken for the score (385, 395 or 402 here by seed)."""
+    for name in ("search_lmr_base", "search_lmp", "search_nullmove"):
+        setting("dvonn", name, 0)
+    g = play_randomly(DvonnGame(), 5, lambda g: g.ply >= 56)
+    scores = set()
+    for seed in range(4):
+        core.clear_hash()
+        scores.add(core.search("dvonn", list(g.cells), g.side, g.core_phase, depth=4, hash_mb=4,
+                               seed=seed).score)
+    assert len(scores) == 1
