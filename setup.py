@@ -1,37 +1,62 @@
-"""Builds the optional compiled core (engine._core, cffi API mode).
+"""Builds the compiled core (engine._core, cffi API mode) and PyPI's long description.
 
-Metadata lives in pyproject.toml.  If the C build fails (no compiler, ...),
-installation still succeeds: engine.core then reports AVAILABLE = False.
+Metadata lives in pyproject.toml.  Without a C compiler the build still succeeds, but says so
+loudly: the engine then runs with its one-ply Python player only (engine.core.AVAILABLE is False).
+With GIPF_REQUIRE_CORE=1 (CI sets it) a core that does not compile fails the build instead.
 """
+import os
+import re
 import sys
+from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
+HERE = Path(__file__).resolve().parent
+CORE_REQUIRED = os.environ.get("GIPF_REQUIRE_CORE", "") not in ("", "0")
 
-class OptionalBuildExt(build_ext):
-    """build_ext that warns instead of failing when the core cannot be compiled."""
+
+class CoreBuildExt(build_ext):
+    """build_ext that, unless GIPF_REQUIRE_CORE is set, warns instead of failing."""
 
     def run(self):
         try:
             super().run()
         except Exception as exc:  # noqa: BLE001 - any build failure must not break install
-            self._warn(exc)
+            self._failed(exc)
 
     def build_extension(self, ext):
         try:
             super().build_extension(ext)
-        except Exception as exc:  # noqa: BLE001
-            self._warn(exc)
+        except Exception as exc:  # noqa: BLE001 - same reason as in run()
+            self._failed(exc)
 
     @staticmethod
-    def _warn(exc):
+    def _failed(exc):
+        if CORE_REQUIRED:
+            raise SystemExit(f"error: GIPF_REQUIRE_CORE is set and the compiled core engine._core "
+                             f"could not be built ({type(exc).__name__}: {exc})")
+        bar = "!" * 78
         sys.stderr.write(
-            "WARNING: the compiled core engine._core could not be built (%s: %s); "
-            "the engine will run without it.\n" % (type(exc).__name__, exc))
+            f"\n{bar}\nWARNING: the compiled core engine._core could not be built\n"
+            f"  ({type(exc).__name__}: {exc}).\n"
+            "  The engine will play with its one-ply Python player only, far weaker.\n"
+            "  Install a C compiler and the Python headers and reinstall; set GIPF_REQUIRE_CORE=1\n"
+            f"  to make this an error.\n{bar}\n\n")
+
+
+def long_description() -> str:
+    """README.md for PyPI: pictures become their captions (relative image links do not resolve
+    there; the pictures are in docs/ of the source distribution)."""
+    text = (HERE / "README.md").read_text(encoding="utf-8")
+    return re.sub(r"!\[([^\]]*)\]\(([^)\s]+)\)",
+                  lambda m: f"*Picture ({m.group(2)} in the source distribution): {m.group(1)}*",
+                  text)
 
 
 setup(
+    long_description=long_description(),
+    long_description_content_type="text/markdown",
     cffi_modules=["engine/_core_build.py:ffibuilder"],
-    cmdclass={"build_ext": OptionalBuildExt},
+    cmdclass={"build_ext": CoreBuildExt},
 )
