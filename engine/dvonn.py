@@ -7,7 +7,7 @@ Moves are small tuples: ('place', -1, point), ('move', from, to), ('pass', -1, -
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, Optional
+from typing import Any, NamedTuple, Optional
 
 from .hexgrid import DVONN_BOARD as BOARD
 from .rules import (BLACK, PLAYER_WIN, WHITE, BadPosition, GameBase, IllegalMove, UnreadableMove,
@@ -194,7 +194,7 @@ class DvonnGame(GameBase[Move]):
         return f"W+{white - black}" if white > black else f"B+{black - white}"
 
     @property
-    def reason(self) -> Optional[str]:
+    def reason(self) -> Optional[str]:  # type: ignore[override]  # an attribute in GameBase
         return "neither side can move" if self.over else None
 
     # --- move text -------------------------------------------------------
@@ -296,7 +296,7 @@ class DvonnGame(GameBase[Move]):
         return material + 0.25 * mobility
 
     # --- make / unmake ---------------------------------------------------
-    def _apply(self, move: Move) -> object:
+    def _apply(self, move: Move) -> Any:
         before = (self.side, self.over)
         removed: list[tuple[int, str]] = []
         moved_height = 0
@@ -317,7 +317,7 @@ class DvonnGame(GameBase[Move]):
         self._update_over()
         return before, removed, moved_height
 
-    def _revert(self, move: Move, undo: object) -> None:
+    def _revert(self, move: Move, undo: Any) -> None:
         (side, over), removed, moved_height = undo
         cells = self.cells
         for point, stack in removed:

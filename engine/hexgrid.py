@@ -7,7 +7,7 @@ once per board, so the rules modules do only table look-ups.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import product
 from typing import Iterable, Sequence
@@ -27,16 +27,21 @@ class HexBoard:
     names: tuple[str, ...]
     directions: tuple[tuple[int, int], ...]
     blocked: frozenset = frozenset()
+    # derived from the above in __post_init__
+    index: dict[tuple[int, int], int] = field(init=False, repr=False, compare=False)
+    neighbours: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    rays: tuple[tuple[tuple[int, ...], ...], ...] = field(init=False, repr=False, compare=False)
+    by_name: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         index = {xy: i for i, xy in enumerate(self.coords)}
-        neighbours = []
-        rays = []
+        neighbours: list[tuple[int, ...]] = []
+        rays: list[tuple[tuple[int, ...], ...]] = []
         for (x, y) in self.coords:
-            cell_neighbours = []
-            cell_rays = []
+            cell_neighbours: list[int] = []
+            cell_rays: list[tuple[int, ...]] = []
             for dx, dy in self.directions:
-                ray = []
+                ray: list[int] = []
                 cx, cy = x + dx, y + dy
                 while (cx, cy) in index:
                     ray.append(index[(cx, cy)])

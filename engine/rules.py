@@ -1,7 +1,7 @@
 """What both games' rules modules share: errors, colours, the undo stack."""
 from __future__ import annotations
 
-from typing import ClassVar, Generic, Hashable, Iterator, Optional, TypeVar
+from typing import Any, ClassVar, Generic, Hashable, Iterator, Optional, TypeVar
 
 WHITE, BLACK = 0, 1
 COLOUR_NAMES = ("white", "black")
@@ -130,6 +130,8 @@ class GameBase(Generic[M]):
     def white_points(self) -> float:
         """A finished game's result for White: 1 won, 0.5 drawn, 0 lost."""
         result = self.result()
+        if result is None:
+            raise ValueError("the game is not over")
         return 0.5 if result == "0" else 1.0 if result.startswith("W") else 0.0
 
     def legal_moves(self) -> list[M]:
@@ -147,10 +149,10 @@ class GameBase(Generic[M]):
     def move_text(self, move: M) -> str:
         raise NotImplementedError
 
-    def _apply(self, move: M) -> object:
+    def _apply(self, move: M) -> Any:
         raise NotImplementedError
 
-    def _revert(self, move: M, undo: object) -> None:
+    def _revert(self, move: M, undo: Any) -> None:
         raise NotImplementedError
 
     def score_text(self) -> str:

@@ -8,7 +8,7 @@ whole turn: a tuple of one or two actions ('capture'|'stack'|'pass', from, to).
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, Optional
+from typing import Any, NamedTuple, Optional
 
 from .hexgrid import TZAAR_BOARD as BOARD
 from .openings import STOCK, fixed_opening, random_opening
@@ -70,7 +70,7 @@ class TzaarGame(GameBase[Turn]):
 
     # --- queries ---------------------------------------------------------
     @property
-    def over(self) -> bool:
+    def over(self) -> bool:  # type: ignore[override]  # an attribute in GameBase
         return self.winner is not None
 
     @property
@@ -153,7 +153,7 @@ class TzaarGame(GameBase[Turn]):
         firsts = self.captures(side)
         if self.opening_turn:
             return [(a,) for a in firsts]
-        turns = []
+        turns: list[Turn] = []
         for first in firsts:
             undo = self._do_action(first)
             if self.over:
@@ -225,13 +225,13 @@ class TzaarGame(GameBase[Turn]):
                 who = "White" if self.side == WHITE else "Black"
                 self.reason = f"{who} has no capture at the start of the turn"
 
-    def _apply(self, turn: Turn) -> object:
+    def _apply(self, turn: Turn) -> Any:
         record = self._turn_record()
         undos = [self._do_action(a) for a in turn]
         self._hand_over()
         return record, undos
 
-    def _revert(self, turn: Turn, undo: object) -> None:
+    def _revert(self, turn: Turn, undo: Any) -> None:
         record, undos = undo
         self._undo_actions(turn, undos)
         self.side, self.opening_turn, self.winner, self.reason = record

@@ -30,6 +30,8 @@ class _BoardspaceTurn:
             return "pass"
         if self.passed:
             raise ValueError("a pass after a move in the same turn")
+        if self.dropped is None:
+            raise ValueError("a piece lifted and never dropped")
         if self.source == _RACK:
             return self.dropped
         return f"{self.source}-{self.dropped}"

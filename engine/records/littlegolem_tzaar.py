@@ -61,7 +61,7 @@ def write_littlegolem_tzaar(record: GameRecord, comments: Optional[Sequence[str]
     """The LittleGolem SGF-like text; POS for a non-standard opening.  ``comments[k]`` (if
     given and not empty) becomes a ``C[...]`` on turn k's node."""
     require_game(record, "tzaar")
-    root = [("FF", "TZAAR")]
+    root: list[tuple[str, Optional[str]]] = [("FF", "TZAAR")]
     if record.opening is not None:
         root.append(("VA", "RANDOM"))
     root += [("EV", record.event), ("PB", record.black), ("PW", record.white),

@@ -56,7 +56,7 @@ class _Scanner:
         return RecordError(f"SGF line {self.line()}: {message}")
 
     def found(self) -> str:
-        self.pos = _SPACE.match(self.text, self.pos).end()
+        self.pos = _SPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]  # '*' always matches
         return repr(self.text[self.pos:self.pos + 1] or "the end of the file")
 
     def game_tree(self) -> list[SgfNode]:
@@ -73,7 +73,9 @@ class _Scanner:
         self.items = 0
         while open_trees:
             m = token.match(text, self.pos)
-            mark = m.group(1) if m else None
+            if m is None:
+                raise self.error(f"expected ')', found {self.found()}")
+            mark = m.group(1)
             tree = open_trees[-1]
             if mark == ";" and not tree[1]:
                 self.pos = m.end()
