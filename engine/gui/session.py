@@ -16,7 +16,7 @@ import time
 from typing import Callable, Optional
 
 from .board import parse_showboard
-from .engine_client import EngineDied, EngineError, EngineProcess
+from ..client import AsyncEngineProcess as EngineProcess, EngineDied, EngineRefused as EngineError
 from .review_job import ReviewJob
 
 log = logging.getLogger("engine.gui")
