@@ -453,6 +453,7 @@ class AsyncEngineProcess:
                     self.proc.stdin.write(b"# interrupt\n")
                 self.proc.stdin.write(b"quit\n")
                 await asyncio.wait_for(self.proc.stdin.drain(), QUIT_WAIT)
+                self.proc.stdin.close()  # the end of input ends an engine that ignores quit
                 await asyncio.wait_for(self.proc.wait(), QUIT_WAIT)
             except (ConnectionError, asyncio.TimeoutError, RuntimeError):
                 pass
