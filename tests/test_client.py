@@ -1,9 +1,9 @@
 """engine.client: every wait has a bound, every child is ended, children get our environment.
 
-The fake engines are small Python scripts: one that never answers, one that ignores `quit` and
-SIGTERM, one that dies in the middle of a reply, one that reports its environment. Processes are
-found through a marker in their environment (/proc/<pid>/environ), which every descendant
-inherits, so a grandchild that outlived its parent is found too.
+The fake engines are small Python scripts: one that never answers, one that ignores `quit`,
+SIGTERM and the end of its input, one that dies in the middle of a reply, one that reports its
+environment. Processes are found through a marker in their environment (/proc/<pid>/environ),
+which every descendant inherits, so a grandchild that outlived its parent is found too.
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ MARK = "GIPF_CLIENT_TEST"
 # A GTP-framed fake: `child` starts a sleeping grandchild in the engine's group and answers its
 # pid; `hang` never answers (a search that does not end); `env` answers PYTHONPATH and sys.path;
 # `die` writes half a reply and exits; `bad...` is refused; everything else answers '='.
-# `--stubborn`: SIGTERM and `quit` are ignored.
+# `--stubborn`: SIGTERM, `quit` and the end of input are ignored.
 FAKE = textwrap.dedent("""\
     import json, os, signal, subprocess, sys, time
     if "--stubborn" in sys.argv:
@@ -66,6 +66,8 @@ FAKE = textwrap.dedent("""\
             break
         else:
             reply("=")
+    while "--stubborn" in sys.argv:  # the end of input is ignored too
+        time.sleep(1)
 """)
 
 SILENT = "import sys\nfor line in sys.stdin:\n    pass\n"
@@ -260,6 +262,9 @@ def test_only_the_default_engine_gets_this_checkout_and_runs_from_anywhere(tmp_p
     assert env["PYTHONPATH"].split(os.pathsep)[0] == str(REPO)
     with EngineProcess(DEFAULT_ENGINE, "engine", cwd=tmp_path) as engine:
         assert engine.ask("name") == "Gipfbot"
+        with open(f"/proc/{engine.pid}/environ", "rb") as f:
+            environ = f.read().decode().split("\0")
+    assert f"PYTHONPATH={env['PYTHONPATH']}" in environ
 
 
 def test_the_asyncio_core_bounds_its_waits_too(tmp_path):
