@@ -321,18 +321,27 @@ class AsyncEngineProcess:
             self.stderr_tail.append(text)
             log.debug("engine %s stderr: %s", self.pid, text)
 
-    def _write(self, line: str) -> None:
+    async def _write(self, line: str) -> None:
         if self._broken:
             raise EngineDied(self._broken)
-        if not self.alive or self.proc.stdin is None or self.proc.stdin.is_closing():
+        proc = self.proc
+        if proc is None or proc.returncode is not None or proc.stdin is None \
+                or proc.stdin.is_closing():
             raise EngineDied(f"{self.name} is not running (sending {line!r})")
-        self.proc.stdin.write(line.encode() + b"\n")
+        try:
+            proc.stdin.write(line.encode() + b"\n")
+            await proc.stdin.drain()
+        except ConnectionError as e:
+            raise EngineDied(f"{self.name} is not running (sending {line!r}): "
+                             f"{type(e).__name__}") from None
 
     async def _readline(self, after: str) -> str:
+        assert self.proc is not None and self.proc.stdout is not None  # started
         try:
             data = await self.proc.stdout.readline()
         except (ValueError, asyncio.LimitOverrunError) as e:
-            raise self._break(f"{self.name} wrote an unreadable line after {after!r}: {e}")
+            raise self._break(f"{self.name} wrote an unreadable line after {after!r}: "
+                              f"{e}") from None
         if not data:
             raise self._break(f"{self.name} closed its output after {after!r}")
         return data.decode("utf-8", "replace").rstrip("\r\n")
@@ -377,9 +386,6 @@ class AsyncEngineProcess:
                 self._owed = True
                 self._broken = self._broken or f"{self.name}: the reply to {line!r} was abandoned"
                 raise
-            except ConnectionError as e:
-                raise EngineDied(f"{self.name} is not running (sending {line!r}): "
-                                 f"{type(e).__name__}") from None
         if reply[0]:
             self.limits.update(words)
         return reply
@@ -387,8 +393,7 @@ class AsyncEngineProcess:
     async def _exchange(self, line: str, answered: bool) -> tuple[bool, str]:
         if self._live is not None:
             self.live_was_stopped = not self._live.done()
-        self._write(line)
-        await self.proc.stdin.drain()
+        await self._write(line)
         if self._live is not None:  # that line ended the analysis: its reply comes first
             live, self._live = self._live, None
             await live
@@ -406,9 +411,8 @@ class AsyncEngineProcess:
     async def interrupt(self) -> None:
         """GoGui's interrupt line: stops a running search early (a comment to older engines)."""
         try:
-            self._write("# interrupt")
-            await self.proc.stdin.drain()
-        except (EngineDied, ConnectionError):
+            await self._write("# interrupt")
+        except EngineDied:
             pass
 
     async def start_live(self, interval_ms: int, on_line: Callable[[str], None]) -> None:
@@ -421,7 +425,7 @@ class AsyncEngineProcess:
                 self._live = None
             line = f"analyze live {interval_ms}"
             try:
-                self._write(line)
+                await self._write(line)
                 first = await asyncio.wait_for(self._readline(line), self.timeout)
             except asyncio.TimeoutError:
                 await self._stop(signal.SIGTERM)
@@ -447,14 +451,15 @@ class AsyncEngineProcess:
             self._live.cancel()
             await asyncio.gather(self._live, return_exceptions=True)
             self._live = None
-        if self.alive:
+        proc = self.proc
+        if proc is not None and proc.returncode is None and proc.stdin is not None:
             try:
                 if self._owed or self._lock.locked():
-                    self.proc.stdin.write(b"# interrupt\n")
-                self.proc.stdin.write(b"quit\n")
-                await asyncio.wait_for(self.proc.stdin.drain(), QUIT_WAIT)
-                self.proc.stdin.close()  # the end of input ends an engine that ignores quit
-                await asyncio.wait_for(self.proc.wait(), QUIT_WAIT)
+                    proc.stdin.write(b"# interrupt\n")
+                proc.stdin.write(b"quit\n")
+                await asyncio.wait_for(proc.stdin.drain(), QUIT_WAIT)
+                proc.stdin.close()  # the end of input ends an engine that ignores quit
+                await asyncio.wait_for(proc.wait(), QUIT_WAIT)
             except (ConnectionError, asyncio.TimeoutError, RuntimeError):
                 pass
         await self._stop(signal.SIGTERM)
@@ -501,16 +506,17 @@ class _LoopThread:
             if self._loop is None:
                 self._loop = asyncio.new_event_loop()
                 ready = threading.Event()
-                self._thread = threading.Thread(target=self._run, args=(ready,),
+                self._thread = threading.Thread(target=self._run, args=(self._loop, ready),
                                                 name="engine-client", daemon=True)
                 self._thread.start()
                 ready.wait()
             return self._loop
 
-    def _run(self, ready: threading.Event) -> None:
-        asyncio.set_event_loop(self._loop)
-        self._loop.call_soon(ready.set)
-        self._loop.run_forever()
+    @staticmethod
+    def _run(loop: asyncio.AbstractEventLoop, ready: threading.Event) -> None:
+        asyncio.set_event_loop(loop)
+        loop.call_soon(ready.set)
+        loop.run_forever()
 
     def run(self, coro):
         """Run a coroutine on the loop and wait for its result; an exception in this thread

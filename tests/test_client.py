@@ -18,12 +18,22 @@ import time
 import uuid
 
 import pytest
-
 from conftest import REPO, sigint_as_in_a_terminal
+
 from engine import client
-from engine.client import (DEFAULT_ENGINE, DEFAULT_ENGINE_ARGV, AsyncEngineProcess, EngineDied,
-                           EngineError, EngineProcess, EngineRefused, EngineTimeout,
-                           SearchLimits, command_env, start)
+from engine.client import (
+    DEFAULT_ENGINE,
+    DEFAULT_ENGINE_ARGV,
+    AsyncEngineProcess,
+    EngineDied,
+    EngineError,
+    EngineProcess,
+    EngineRefused,
+    EngineTimeout,
+    SearchLimits,
+    command_env,
+    start,
+)
 
 PY = sys.executable
 MARK = "GIPF_CLIENT_TEST"

@@ -15,8 +15,10 @@ import tempfile
 import time
 from typing import Callable, Optional
 
+from ..client import AsyncEngineProcess as EngineProcess
+from ..client import EngineDied
+from ..client import EngineRefused as EngineError
 from .board import parse_showboard
-from ..client import AsyncEngineProcess as EngineProcess, EngineDied, EngineRefused as EngineError
 from .review_job import ReviewJob
 
 log = logging.getLogger("engine.gui")
