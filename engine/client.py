@@ -146,14 +146,16 @@ def start(command: str, name: str, stderr, cwd: Optional[Path]) -> subprocess.Po
     install_cleanup()
     try:
         argv = shlex.split(command)
+    except ValueError as e:  # unbalanced quotes
+        raise EngineError(f"cannot start {name} ({command!r}): {e}") from None
+    if not argv:
+        raise EngineError(f"cannot start {name}: the command is empty")
+    try:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=stderr, text=True, bufsize=1, cwd=cwd,
                                 env=command_env(argv), start_new_session=True)
-    except ValueError as e:  # shlex: unbalanced quotes
-        raise EngineError(f"cannot start {name} ({command!r}): {e}") from None
-    except (OSError, IndexError) as e:  # IndexError: an empty command
-        raise EngineError(f"cannot start {name} ({command!r}): "
-                          f"{getattr(e, 'strerror', None) or e or 'no command'}") from None
+    except OSError as e:
+        raise EngineError(f"cannot start {name} ({command!r}): {e.strerror or e}") from None
     _children[proc.pid] = name
     return proc
 

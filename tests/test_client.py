@@ -216,6 +216,9 @@ def test_a_command_that_cannot_start_is_one_clear_line():
         EngineProcess("'unbalanced", "A")
     with pytest.raises(EngineError, match="cannot start A"):
         start("no-such-engine", "A", subprocess.DEVNULL, None)
+    for begin in (EngineProcess, lambda command, name: start(command, name, None, None)):
+        with pytest.raises(EngineError, match="cannot start A: the command is empty"):
+            begin("  ", "A")
 
 
 def test_search_timeouts_scale_with_the_limits_sent():
