@@ -21,7 +21,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from .engine_client import default_engine_argv
+from ..client import default_engine_argv
 from .messages import BadRequest, parse_request
 from .session import Session
 

@@ -15,8 +15,10 @@ import tempfile
 import time
 from typing import Callable, Optional
 
+from ..client import AsyncEngineProcess as EngineProcess
+from ..client import EngineDied
+from ..client import EngineRefused as EngineError
 from .board import parse_showboard
-from .engine_client import EngineDied, EngineError, EngineProcess
 from .review_job import ReviewJob
 
 log = logging.getLogger("engine.gui")

@@ -243,7 +243,6 @@ class EnginePool:
             workers, self.workers = self.workers, []
         for worker in workers:
             if kill:
-                worker.engine.proc.kill()
-                worker.engine.proc.wait()
+                worker.engine.kill()
             else:
                 worker.engine.close()
