@@ -95,3 +95,33 @@ def engine():
     yield client
     if not client.child.proc.stdout.closed:
         client.close()
+
+
+FAKE_ENGINE = '''\
+import sys, time
+version, hang = sys.argv[1], sys.argv[2:]
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] in hang:
+        time.sleep(3600)
+    if words[0] == "quit":
+        print("=\\n", flush=True)
+        break
+    print("= " + (version if words[0] == "version" else "") + "\\n", flush=True)
+'''
+
+
+@pytest.fixture
+def fake_engine(tmp_path):
+    """fake_engine(version, *hang): the command of a stand-in engine that says `=` to every
+    command, answers `version` with `version`, and never answers the commands in `hang`."""
+    script = tmp_path / "fake_engine.py"
+    script.write_text(FAKE_ENGINE)
+
+    def command(version: str = "0.1.0 core=compiled", *hang: str) -> str:
+        import shlex
+        return " ".join(shlex.quote(part) for part in (sys.executable, str(script), version, *hang))
+
+    return command

@@ -58,6 +58,10 @@ def referee(white: str, black: str, timeout: float, out=sys.stdout) -> tuple[int
     finally:
         for player in players:  # a player that timed out is not waited for much longer
             player.close(timeout=min(timeout, 10))
+            try:  # a player that had exited: closing sent it nothing, and its pipe is ours to close
+                player.proc.stdin.close()
+            except OSError:
+                pass
 
 
 def main(argv=None) -> int:
