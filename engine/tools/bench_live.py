@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import signal
 import statistics
 import subprocess
@@ -125,15 +126,21 @@ def run(argv=None) -> int:
     parser = cli.ArgumentParser(prog="gipf-bench-live", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=7, help="runs of each measurement (default 7)")
-    parser.add_argument("--engine", default=f"{sys.executable} -m engine",
+    parser.add_argument("--engine", type=cli.command, default=f"{sys.executable} -m engine",
                         help="engine command (default: this checkout's)")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
-    command = args.engine.split()
+    try:
+        command = shlex.split(args.engine)
+    except ValueError as e:
+        raise cli.ToolError(f"--engine {args.engine!r}: {e}") from None
     print(f"{os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    show("(a) stop request to the first byte of the reply", stop_latencies(command, args.runs))
-    show("(b) set-up outside the clock", first_genmoves(command, args.runs))
+    try:
+        show("(a) stop request to the first byte of the reply", stop_latencies(command, args.runs))
+        show("(b) set-up outside the clock", first_genmoves(command, args.runs))
+    except (OSError, RuntimeError, subprocess.TimeoutExpired) as e:  # the engine failed
+        raise cli.ToolError(f"the engine ({args.engine}): {e}") from None
     return 0
 
 

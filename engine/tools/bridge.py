@@ -78,7 +78,7 @@ def run(argv=None) -> int:
     budget.add_argument("--movetime", type=int, metavar="MS", help="thinking time for this move")
     budget.add_argument("--gametime", type=int, metavar="MS",
                         help="a whole-game budget; the engine takes its usual share of it")
-    parser.add_argument("--engine", default=DEFAULT_ENGINE, help="command starting the engine")
+    parser.add_argument("--engine", type=cli.command, default=DEFAULT_ENGINE, help="command starting the engine")
     parser.add_argument("--side", choices=["w", "b"], help="refuse unless this side is to move")
     parser.add_argument("--setup", default="", help="';'-separated engine commands sent first "
                         "(e.g. 'option threads 4')")

@@ -220,3 +220,11 @@ def bounded_lines(stream, name: str = "standard input", limit: int = MAX_LINE_BY
             yield raw.decode("utf-8")
         except UnicodeDecodeError as e:
             raise ToolError(f"{name}: line {number} is not UTF-8 text (byte {e.start})") from None
+
+
+def command(text: str) -> str:
+    """argparse type of an option that names a command to start: not empty (a command that
+    cannot be split or started is the starting code's one-line error)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty command")
+    return text

@@ -79,7 +79,7 @@ def run(argv=None) -> int:
     parser = cli.parser("codecup", __doc__)
     parser.add_argument("--gametime", type=int, default=5000, metavar="MS",
                         help="thinking time for the whole game (default 5000)")
-    parser.add_argument("--engine", default=DEFAULT_ENGINE, help="command starting the engine")
+    parser.add_argument("--engine", type=cli.command, default=DEFAULT_ENGINE, help="command starting the engine")
     parser.add_argument("--setup", default="", help="';'-separated engine commands sent first")
     parser.add_argument("--log-level", default="warning",
                         choices=["debug", "info", "warning", "error"],

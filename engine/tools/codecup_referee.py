@@ -70,8 +70,8 @@ def main(argv=None) -> int:
 
 def run(argv=None) -> int:
     parser = cli.parser("codecup_referee", __doc__)
-    parser.add_argument("--white", required=True, help="command starting White's player")
-    parser.add_argument("--black", required=True, help="command starting Black's player")
+    parser.add_argument("--white", required=True, type=cli.command, help="command starting White's player")
+    parser.add_argument("--black", required=True, type=cli.command, help="command starting Black's player")
     parser.add_argument("--timeout", type=float, default=30.0,
                         help="seconds to wait for any one move (default 30)")
     args = parser.parse_args(argv)

@@ -152,9 +152,9 @@ def worker(args, indices: "queue.Queue[int]", tally: Tally, openings, errors: li
 
 def parse_args(argv=None):
     parser = cli.parser("match", __doc__)
-    parser.add_argument("--a", required=True, help="command starting engine A")
-    parser.add_argument("--b", help="command starting engine B (our protocol)")
-    parser.add_argument("--b-codecup", metavar="CMD",
+    parser.add_argument("--a", required=True, type=cli.command, help="command starting engine A")
+    parser.add_argument("--b", type=cli.command, help="command starting engine B (our protocol)")
+    parser.add_argument("--b-codecup", metavar="CMD", type=cli.command,
                         help="command starting a CodeCup 2011 DVONN player as B (instead of --b)")
     parser.add_argument("--codecup-timeout", type=float, default=60.0,
                         help="seconds to wait for a CodeCup move (default 60)")

@@ -194,7 +194,7 @@ def main(argv=None) -> int:
 def run(argv=None) -> int:
     parser = cli.parser("regress", __doc__)
     parser.add_argument("files", nargs="+", type=Path, help=".tst files")
-    parser.add_argument("--engine", default=DEFAULT_ENGINE, help="command starting the engine")
+    parser.add_argument("--engine", type=cli.command, default=DEFAULT_ENGINE, help="command starting the engine")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="also list passing tests and expected failures")
     args = parser.parse_args(argv)

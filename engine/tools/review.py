@@ -53,7 +53,7 @@ def parse_args(argv):
                         help="the report: a text table, JSON, or an HTML page with the graph")
     parser.add_argument("--out", metavar="DIR", help="write the report and the annotated "
                         "record into DIR (created if needed) instead of printing the report")
-    parser.add_argument("--engine", default=DEFAULT_ENGINE, metavar="CMD",
+    parser.add_argument("--engine", type=cli.command, default=DEFAULT_ENGINE, metavar="CMD",
                         help="command starting the engine")
     parser.add_argument("--allow-python-player", action="store_true", help=cli.ALLOW_PYTHON_HELP)
     return parser.parse_args(argv)
