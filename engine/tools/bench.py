@@ -10,7 +10,7 @@ fixed time, and the lazy-SMP time-to-depth speed-up of 2 threads over 1.
 With --against TREE: the fixed-depth searches, each run alternately by this
 tree's compiled core and TREE's (loaded into the same process), timed in CPU
 time; per round the nodes/s of both and their ratio, medians printed.
-Usage: scripts/bench [--time-ms 1000] [--quick] [--fixed-depth]
+Usage: gipf-bench [--time-ms 1000] [--quick] [--fixed-depth]
                      [--against TREE [--rounds 5]]
 """
 from __future__ import annotations

@@ -6,8 +6,8 @@
       (the table is set up by the option, not inside the search), and after start-up alone
       with `option movetime 200`
 
-  scripts/bench_live            # 7 runs of each
-  scripts/bench_live --runs 3
+  gipf-bench-live            # 7 runs of each
+  gipf-bench-live --runs 3
 """
 from __future__ import annotations
 

@@ -9,9 +9,9 @@
 
 Targets: >= 10,000 commands/s, <= 150 ms start-up.
 
-  scripts/bench_protocol                 # everything, prints a table
-  scripts/bench_protocol --quick         # fewer runs
-  scripts/bench_protocol --profile       # also cProfile the server in process where time goes
+  gipf-bench-protocol                 # everything, prints a table
+  gipf-bench-protocol --quick         # fewer runs
+  gipf-bench-protocol --profile       # also cProfile the server in process where time goes
 """
 from __future__ import annotations
 
@@ -295,8 +295,8 @@ def run(argv=None) -> int:
         print(f"  {label:<38} {count:>7,} {ms:>10.1f} {ms * 1000 / count:>8.2f}")
 
     print("\nrerun:")
-    print("  scripts/bench_protocol            # this table")
-    print("  scripts/bench_protocol --profile  # plus cProfile of where the server's time goes")
+    print("  gipf-bench-protocol            # this table")
+    print("  gipf-bench-protocol --profile  # plus cProfile of where the server's time goes")
     for label, _, _, how in rows:
         commands = how.replace("; ", r"\n")
         print(f"  printf '{commands}\\n' | python3 -m engine   # {label}")

@@ -9,7 +9,7 @@ at the first position that is not; positions with one legal move are skipped, th
 search does not try to prove those).  Prints one line per game and the median.
 With --search, the same walk for the alpha-beta search (core.search, empty table,
 same time): how far out it proves the result, for comparison.
-Usage: scripts/bench_solver [--game dvonn|tzaar|both] [--games 20] [--time-ms 1000]
+Usage: gipf-bench-solver [--game dvonn|tzaar|both] [--games 20] [--time-ms 1000]
                             [--search] [--records DIR]
 """
 from __future__ import annotations

@@ -17,8 +17,8 @@ Output lines: `key move games score` (the move's games and mean result), after `
 that name the command.
 
 Examples:
-  scripts/book --out engine/data/dvonn-book.txt        # the shipped book (the defaults)
-  scripts/book --games 20000 --ray --out dvonn-book.txt     # on the cluster RAY_ADDRESS names
+  gipf-book --out engine/data/dvonn-book.txt        # the shipped book (the defaults)
+  gipf-book --games 20000 --ray --out dvonn-book.txt     # on the cluster RAY_ADDRESS names
 """
 from __future__ import annotations
 

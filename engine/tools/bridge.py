@@ -16,8 +16,8 @@ or resigned, not our turn with --side, engine failure) go to stderr and the
 exit status is 1.
 
 Example:
-  scripts/bridge --movetime 5000 game2552914.txt
-  fetch-my-game | scripts/bridge --gametime 60000 --side b -
+  gipf-bridge --movetime 5000 game2552914.txt
+  fetch-my-game | gipf-bridge --gametime 60000 --side b -
 """
 from __future__ import annotations
 

@@ -1,12 +1,12 @@
-"""Where the clock goes: think time per ply range and engine, from `scripts/match --think-times`.
+"""Where the clock goes: think time per ply range and engine, from `gipf-match --think-times`.
 
 For each engine (A, B) and each range of plies (game move numbers; DVONN plies 1-49 are the
 placements) prints the moves thought, the median and the 90th percentile think, and the mean
 time per game spent in that range with its share of the engine's whole-game time.
 
 Example:
-  scripts/match --game dvonn --gametime 5000 --dvonn-openings 20 --think-times thinks.csv ...
-  scripts/clock_profile thinks.csv --bucket 10
+  gipf-match --game dvonn --gametime 5000 --dvonn-openings 20 --think-times thinks.csv ...
+  gipf-clock-profile thinks.csv --bucket 10
 """
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def main(argv=None) -> int:
 
 def run(argv=None) -> int:
     parser = cli.parser("clock_profile", __doc__)
-    parser.add_argument("thinks", type=Path, help="CSV written by scripts/match --think-times")
+    parser.add_argument("thinks", type=Path, help="CSV written by gipf-match --think-times")
     parser.add_argument("--bucket", type=int, default=10, help="plies per range (default 10)")
     args = parser.parse_args(argv)
     if args.bucket < 1:

@@ -11,8 +11,8 @@ program exits with status 1.  The engine thinks within a whole-game budget
 (--gametime, sent as `time_control`).  Diagnostics go to stderr only.
 
 Example:
-  scripts/codecup --gametime 5000            # then type: Start
-  scripts/codecup_referee --white "scripts/codecup" --black "scripts/codecup"
+  gipf-codecup --gametime 5000            # then type: Start
+  gipf-codecup-referee --white "gipf-codecup" --black "gipf-codecup"
 """
 from __future__ import annotations
 

@@ -8,8 +8,8 @@ player made an illegal or unreadable move, timed out or died (that player
 loses; the reason goes to stderr).
 
 Example:
-  scripts/codecup_referee --white "scripts/codecup --gametime 3000" \\
-      --black "scripts/codecup --gametime 3000 --setup 'option player random'"
+  gipf-codecup-referee --white "gipf-codecup --gametime 3000" \\
+      --black "gipf-codecup --gametime 3000 --setup 'option player random'"
 """
 from __future__ import annotations
 

@@ -19,12 +19,12 @@ the final score with an Elo estimate and its 95 % error, and writes one record
 line per game when --records is given.
 
 Examples:
-  scripts/match --game dvonn --games 100 --movetime 1000 \\
+  gipf-match --game dvonn --games 100 --movetime 1000 \\
       --a "python3 -m engine" --b "python3 -m engine" --b-setup "option player random"
-  scripts/match --game dvonn --dvonn-openings 50 --concurrency 4 --sprt 0 20 0.05 0.05 \\
+  gipf-match --game dvonn --dvonn-openings 50 --concurrency 4 --sprt 0 20 0.05 0.05 \\
       --a "python3 -m engine" --b "/path/to/old/engine" --gametime 20000
-  scripts/match --game dvonn --games 10 --a "python3 -m engine" \\
-      --b-codecup "scripts/codecup --gametime 5000"
+  gipf-match --game dvonn --games 10 --a "python3 -m engine" \\
+      --b-codecup "gipf-codecup --gametime 5000"
 """
 from __future__ import annotations
 

@@ -32,8 +32,8 @@ summary `N tests, F unexpected failures, P unexpected passes, E expected
 failures` per run.  Exit status 0 iff there was no unexpected failure.
 
 Example:
-  scripts/regress tests/regress/*.tst
-  scripts/regress --engine "python3 -m engine --seed 3" -v tests/regress/dvonn.tst
+  gipf-regress tests/regress/*.tst
+  gipf-regress --engine "python3 -m engine --seed 3" -v tests/regress/dvonn.tst
 """
 from __future__ import annotations
 

@@ -10,8 +10,8 @@ comments, so it holds the moves only).  The marks' thresholds are in README.md a
 engine/review/judge.py.
 
 Examples:
-  scripts/review --depth 6 ../shared/records/littlegolem/game2552914.txt
-  scripts/review --movetime 200 --jobs 2 --format html --out reviews game.sgf
+  gipf-review --depth 6 ../shared/records/littlegolem/game2552914.txt
+  gipf-review --movetime 200 --jobs 2 --format html --out reviews game.sgf
 """
 from __future__ import annotations
 

@@ -9,9 +9,9 @@ Forced moves are played but not written.  `--ray` runs the games as Ray tasks (p
 `cluster`): on this machine, or on the cluster RAY_ADDRESS names.
 
 Examples:
-  scripts/selfplay --game dvonn --games 200 --nodes 20000 --out dvonn.jsonl
-  scripts/selfplay --game tzaar --games 100 --nodes 50000 --ray --out tzaar.jsonl
-  scripts/tune --game dvonn dvonn.jsonl --out dvonn-weights.txt
+  gipf-selfplay --game dvonn --games 200 --nodes 20000 --out dvonn.jsonl
+  gipf-selfplay --game tzaar --games 100 --nodes 50000 --ray --out tzaar.jsonl
+  gipf-tune --game dvonn dvonn.jsonl --out dvonn-weights.txt
 """
 from __future__ import annotations
 

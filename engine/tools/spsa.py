@@ -7,7 +7,7 @@ starts a comment).  NAME is a weight or search parameter the engine's `weights` 
 θ- = θ - c_k δ and θ+ = θ + c_k δ (δ a random ±1 per parameter); engine A plays θ+, engine B
 θ- (`weights set`, values rounded to whole numbers and clamped to [MIN, MAX]), over --pairs
 colour-swapped game pairs, each pair from its own opening (DVONN: random placement prefixes;
-TZAAR: seeded random layouts).  The games are scripts/match's (its referee and seats), on this
+TZAAR: seeded random layouts).  The games are gipf-match's (its referee and seats), on this
 machine (--concurrency engine pairs) or on Ray actors (--ray: this machine, or the cluster
 RAY_ADDRESS names).
 
@@ -25,9 +25,9 @@ after the last iteration, rounded and clamped, is written to --out in the `weigh
 recommendation (the mean of the centres) is in a comment there.
 
 Examples:
-  scripts/spsa --game dvonn --iterations 500 --nodes 30000 --out tuned.txt \\
+  gipf-spsa --game dvonn --iterations 500 --nodes 30000 --out tuned.txt \\
       dvonn.search_lmp:3:0:10:1 dvonn.search_lmr_base:100:0:300:20
-  scripts/match --game dvonn --dvonn-openings 200 --movetime 0 --sprt 0 10 0.05 0.05 \\
+  gipf-match --game dvonn --dvonn-openings 200 --movetime 0 --sprt 0 10 0.05 0.05 \\
       --a "python3 -m engine" --a-setup "weights load tuned.txt;option nodes 50000" \\
       --b "python3 -m engine" --b-setup "option nodes 50000"
 """
@@ -175,7 +175,7 @@ def weights_text(spsa: Spsa, done: int, about: str) -> str:
 
 class PairPlayer:
     """Two engines kept for the run, A for θ+ and B for θ-; plays colour-swapped game pairs
-    with scripts/match's referee.  Also a Ray actor (--ray)."""
+    with gipf-match's referee.  Also a Ray actor (--ray)."""
 
     def __init__(self, match_argv: list[str], openings: list) -> None:
         self.args = match.parse_args(match_argv)

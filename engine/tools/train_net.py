@@ -3,8 +3,8 @@ integer weights as a C header (csrc/dvonn_net_weights.h).
 
 The network is a residual on the hand-written evaluation: its output, in evaluation points, is
 added to the current evaluation inside the win probability 1 / (1 + 10^(-K * eval / 400)) of
-scripts/tune (K fitted to the results at the current weights), and it is fitted to the same target
-as `scripts/tune --lam L` (L x result + (1 - L) x the stored search score's win probability).
+gipf-tune (K fitted to the results at the current weights), and it is fitted to the same target
+as `gipf-tune --lam L` (L x result + (1 - L) x the stored search score's win probability).
 Input: per point one of 41 categories seen from one side (a lone red; an own or enemy stack by
 height 1..5+, holding a red or not, able to move now or not), empty points none.  One hidden layer
 of clipped ReLUs is computed from both sides' views with the same weights (an accumulator per
@@ -13,7 +13,7 @@ are widened by the board's four symmetries (the held-out games are not), which h
 overfitting of the 2,000 first-layer weights per unit.  Deterministic given the data and --seed.
 
 Example:
-  scripts/train_net --holdout 0.2 sp1.jsonl sp2.jsonl --out csrc/dvonn_net_weights.h
+  gipf-train-net --holdout 0.2 sp1.jsonl sp2.jsonl --out csrc/dvonn_net_weights.h
   python3 engine/_core_build.py && echo "weights set net 100" | python3 -m engine
 """
 from __future__ import annotations
@@ -58,7 +58,7 @@ def other_view(np, cats):
 
 def load_positions(tune, paths, phase: str = "movement", min_occupied: int = 0):
     """(eval values, results, search scores, games, categories, sides) of the positions
-    scripts/tune's load_data would use (`tune`: that script, loaded)."""
+    engine.tools.tune's load_data would use (`tune`: that module)."""
     import numpy as np
 
     from engine import core
@@ -211,7 +211,7 @@ def read_header(np, path) -> dict:
 
 def parse_args(argv=None):
     parser = cli.parser("train_net", __doc__)
-    parser.add_argument("data", nargs="+", help="JSON-lines files from scripts/selfplay")
+    parser.add_argument("data", nargs="+", help="JSON-lines files from gipf-selfplay")
     parser.add_argument("--hidden", type=int, default=16, help="hidden units (default 16)")
     parser.add_argument("--l2", type=float, default=3e-4, help="weight decay (default 3e-4)")
     parser.add_argument("--lam", type=float, default=0.5, help="share of the game result in the target (default 0.5)")

@@ -1,4 +1,4 @@
-"""Texel tuning of the named evaluation weights from self-play data (scripts/selfplay).
+"""Texel tuning of the named evaluation weights from self-play data (gipf-selfplay).
 
 For every position the engine's `eval` terms give one feature per weight: (side to act's
 share - the opponent's) / the weight's value, so the evaluation is the dot product of the
@@ -16,8 +16,8 @@ four games in five and reports the error on the fifth as well, to tell whether n
 or only fit.
 
 Example:
-  scripts/selfplay --game dvonn --games 400 --nodes 20000 --out dvonn.jsonl
-  scripts/tune --game dvonn dvonn.jsonl --out dvonn-weights.txt
+  gipf-selfplay --game dvonn --games 400 --nodes 20000 --out dvonn.jsonl
+  gipf-tune --game dvonn dvonn.jsonl --out dvonn-weights.txt
   echo "weights load dvonn-weights.txt" | python3 -m engine
 """
 from __future__ import annotations
@@ -164,7 +164,7 @@ def blended_targets(results, scores, k: float, lam: float):
 
 def parse_args(argv=None):
     parser = cli.parser("tune", __doc__)
-    parser.add_argument("data", nargs="+", help="JSON-lines files from scripts/selfplay")
+    parser.add_argument("data", nargs="+", help="JSON-lines files from gipf-selfplay")
     from engine.games import GAMES
     parser.add_argument("--game", choices=sorted(GAMES), required=True)
     parser.add_argument("--weights", default="", help="weights file to start from")
