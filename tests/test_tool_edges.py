@@ -117,8 +117,9 @@ def test_scripts_exit_quietly_when_their_output_closes(args):
     assert "Traceback" not in err and "BrokenPipe" not in err
 
 
-@pytest.mark.parametrize("name", ["bench", "bench_live", "bench_protocol", "bridge", "codecup",
-                                  "codecup_referee", "match", "regress"])
+@pytest.mark.parametrize("name", ["bench", "bench_live", "bench_protocol", "bench_solver", "book",
+                                  "bridge", "clock_profile", "codecup", "codecup_referee", "match",
+                                  "regress", "review", "selfplay", "spsa", "train_net", "tune"])
 def test_every_script_explains_every_option(name, tmp_path):
     result = subprocess.run([PY, str(REPO / "scripts" / name), "--help"], cwd=tmp_path,
                             capture_output=True, text=True, timeout=60)

@@ -88,7 +88,8 @@ def main(argv=None) -> int:
 
 def run(argv=None) -> int:
     ap = cli.parser("bench_solver", __doc__)
-    ap.add_argument("--game", choices=("dvonn", "tzaar", "both"), default="both")
+    ap.add_argument("--game", choices=("dvonn", "tzaar", "both"), default="both",
+                    help="the records of which game (default both)")
     ap.add_argument("--games", type=int, default=20, help="records per game (default 20)")
     ap.add_argument("--time-ms", type=float, default=1000, help="budget per position (default 1000)")
     ap.add_argument("--search", action="store_true",

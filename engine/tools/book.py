@@ -117,7 +117,8 @@ def command_line(args) -> str:
 
 def parse_args(argv=None):
     parser = cli.parser("book", __doc__)
-    parser.add_argument("--game", choices=BOOK_GAMES, default=BOOK_GAMES[0])
+    parser.add_argument("--game", choices=BOOK_GAMES, default=BOOK_GAMES[0],
+                        help=f"the game (default {BOOK_GAMES[0]})")
     parser.add_argument("--games", type=int, default=500, help="self-play games (default 500)")
     parser.add_argument("--nodes", type=int, default=50000, help="nodes per move (default 50000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the exploration and the core (default 1)")

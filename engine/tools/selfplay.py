@@ -81,10 +81,11 @@ def run_ray(args, weights: str):
 
 def parse_args(argv=None):
     parser = cli.parser("selfplay", __doc__)
-    parser.add_argument("--game", choices=sorted(GAMES), required=True)
-    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--game", choices=sorted(GAMES), required=True, help="the game to play")
+    parser.add_argument("--games", type=int, default=10, help="games to play (default 10)")
     parser.add_argument("--nodes", type=int, default=20000, help="nodes per move (default 20000)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1,
+                        help="seed of the openings and of the core's tie-breaks (default 1)")
     parser.add_argument("--opening-plies", type=int, default=None,
                         help=f"random moves before the engine plays (default {RANDOM_PLIES}, "
                         "none for a game with seeded random layouts)")

@@ -269,7 +269,8 @@ def parse_args(argv=None):
                         help="a parameter to tune (see --params)")
     parser.add_argument("--params", type=Path, metavar="FILE",
                         help="more rows, one per line ('#' comments)")
-    parser.add_argument("--game", choices=sorted(GAMES), required=True)
+    parser.add_argument("--game", choices=sorted(GAMES), required=True,
+                        help="the game whose weights are tuned")
     parser.add_argument("--out", type=Path, required=True, help="the weights file to write")
     parser.add_argument("--iterations", type=int, default=100, help="SPSA iterations (default 100)")
     parser.add_argument("--pairs", type=int, default=1,

@@ -166,7 +166,8 @@ def parse_args(argv=None):
     parser = cli.parser("tune", __doc__)
     parser.add_argument("data", nargs="+", help="JSON-lines files from gipf-selfplay")
     from engine.games import GAMES
-    parser.add_argument("--game", choices=sorted(GAMES), required=True)
+    parser.add_argument("--game", choices=sorted(GAMES), required=True,
+                        help="the game whose weights are fitted")
     parser.add_argument("--weights", default="", help="weights file to start from")
     parser.add_argument("--only", default="", help="comma-separated weights to tune (default all used)")
     parser.add_argument("--ridge", type=float, default=0.01,
