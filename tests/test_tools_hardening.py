@@ -269,3 +269,12 @@ def test_a_seat_that_never_answers_genmove_loses_each_game(fake_engine, capsys):
     assert status == 0, err
     assert "dvonn, 2 games: +0 =0 -2" in out
     assert err.count("did not answer 'genmove") == 2 and "Traceback" not in err
+
+
+def test_every_console_command_names_a_tools_main():
+    import tomllib
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
+    for name in TOOLS:
+        command = f"gipf-{name.replace('_', '-')}"
+        assert scripts[command] == f"engine.tools.{name}:main"
+        assert callable(tool(name).main) and (REPO / "scripts" / name).is_file()
