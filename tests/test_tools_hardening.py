@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import HAND_BUILT_TZAAR, REPO
 
 PY = sys.executable

@@ -23,12 +23,10 @@ import statistics
 import sys
 import time
 
-
 from engine import core
 from engine.games import GAMES
 from engine.rules import perft
 from engine.tools import cli
-
 
 # Per game: seeds, plies to cut at, then (min ply, depth) for perft, for the SMP test and
 # for --fixed-depth.
@@ -202,7 +200,7 @@ def run(argv=None) -> int:
                     help="with --against: how many times every search runs on each build (default 5)")
     a = ap.parse_args(argv)
     if not core.AVAILABLE:
-        print("compiled core unavailable:", core.UNAVAILABLE_REASON)
+        print(f"bench: the compiled core is unavailable: {core.UNAVAILABLE_REASON}", file=sys.stderr)
         return 1
     other = None
     if a.against:

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
 from engine.tools import cli
 
 REPO = Path(__file__).resolve().parents[2]

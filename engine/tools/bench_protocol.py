@@ -27,6 +27,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+
 from engine.tools import cli
 
 REPO = Path(__file__).resolve().parents[2]

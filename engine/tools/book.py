@@ -28,12 +28,11 @@ import sys
 import time
 from collections import defaultdict
 
-
 from engine import book, core
 from engine.clock import Clock
 from engine.games import GAMES
-from engine.ray_tasks import ray_map
 from engine.options import Options
+from engine.ray_tasks import ray_map
 from engine.search import Watch, think
 from engine.tools import cli
 

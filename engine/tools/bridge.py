@@ -24,7 +24,6 @@ from __future__ import annotations
 import subprocess
 import sys
 
-
 from engine import records
 from engine.bounded_read import InputError, read_bytes
 from engine.client import DEFAULT_ENGINE, EngineError, EngineProcess

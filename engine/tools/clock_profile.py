@@ -16,9 +16,9 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 from statistics import median, quantiles
+
 from engine.bounded_read import read_text
 from engine.tools import cli
-
 
 MAX_THINKS_BYTES = 256 << 20
 FIELDS = ["game", "engine", "colour", "ply", "ms", "move"]

@@ -20,10 +20,9 @@ import logging
 import subprocess
 import sys
 
-
 from engine.client import DEFAULT_ENGINE, EngineError, EngineProcess
-from engine.records import codecup_to_move, move_to_codecup
 from engine.dvonn import DvonnGame
+from engine.records import codecup_to_move, move_to_codecup
 from engine.rules import IllegalMove
 from engine.tools import cli
 from engine.tools.cli import require_compiled

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import sys
 
-
 from engine.client import EngineError, LinePlayer
-from engine.records import codecup_to_move
 from engine.dvonn import DvonnGame
+from engine.records import codecup_to_move
 from engine.rules import IllegalMove
 from engine.tools import cli
 

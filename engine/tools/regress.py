@@ -43,7 +43,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-
 from engine.bounded_read import InputError, read_text
 from engine.client import DEFAULT_ENGINE, EngineError, EngineProcess
 from engine.tools import cli

@@ -20,7 +20,6 @@ import os
 import sys
 from pathlib import Path
 
-
 from engine.bounded_read import InputError, read_bytes
 from engine.client import DEFAULT_ENGINE, EngineError, EngineProcess
 from engine.review import Limits, ReviewError, read_record, review_record

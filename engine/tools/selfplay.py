@@ -20,12 +20,11 @@ import json
 import random
 import sys
 
-
 from engine import core
 from engine.clock import Clock
 from engine.games import GAMES
-from engine.ray_tasks import ray_map
 from engine.options import Options
+from engine.ray_tasks import ray_map
 from engine.search import think
 from engine.tools import cli
 

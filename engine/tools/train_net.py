@@ -19,8 +19,8 @@ Example:
 from __future__ import annotations
 
 import sys
-from engine.tools import cli
 
+from engine.tools import cli
 
 CATEGORIES = 41   # a lone red, then own/enemy x height 1..5+ x red x mobile
 QA = 64           # first layer: the clip's 1.0 in integer units
@@ -63,7 +63,7 @@ def load_positions(tune, paths, phase: str = "movement", min_occupied: int = 0):
 
     from engine import core
     rows = {k: [] for k in ("vals", "results", "scores", "games", "cats", "sides")}
-    for game, result, score, number in tune.positions("dvonn", paths, phase, min_occupied, prog="train_net"):
+    for game, result, score, number in tune.positions("dvonn", paths, phase, min_occupied):
         value = core.evaluate("dvonn", game.cells, game.side, game.core_phase)
         if abs(value) >= tune.DECIDED:
             continue

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import json
 import sys
-from engine.tools import cli
 
+from engine.tools import cli
 
 PROVEN = 999_000     # |search score| from here on is a proven result
 DECIDED = 250_000    # |static eval| beyond the evaluation's clamp: a decided position
@@ -85,12 +85,11 @@ def mean_error(features, weights, results, k: float) -> float:
     return float(np.mean((results - win_probability(np, features @ weights, k)) ** 2))
 
 
-def positions(game_name: str, paths: list[str], phase: str = "", min_occupied: int = 0,
-              prog: str = "tune"):
+def positions(game_name: str, paths: list[str], phase: str = "", min_occupied: int = 0):
     """Yield (game, result, search score, game number) for the usable positions in the files: the
     game named, no proven search score, only the phase named (all when empty), at least
     min_occupied points occupied; result and score are the side to act's, the game number the same
-    for all of a game's positions.  A bad line ends the program with one line naming it."""
+    for all of a game's positions.  An unreadable file or a bad line is a ToolError naming it."""
     from engine.games import GAMES
     for file_number, path in enumerate(paths):
         text = cli.read_input(path, MAX_DATA_BYTES)
