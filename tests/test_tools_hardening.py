@@ -277,3 +277,18 @@ def test_every_console_command_names_a_tools_main():
         command = f"gipf-{name.replace('_', '-')}"
         assert scripts[command] == f"engine.tools.{name}:main"
         assert callable(tool(name).main) and (REPO / "scripts" / name).is_file()
+
+
+@pytest.mark.parametrize("name, argv", [
+    ("selfplay", ["--game", "dvonn", "--games", "1"]),
+    ("tune", ["--game", "dvonn", "x.jsonl"]),
+    ("train_net", ["x.jsonl"]),
+    ("book", ["--games", "1"]),
+])
+def test_in_process_tools_stop_at_once_without_the_compiled_core(name, argv, monkeypatch, capsys):
+    from engine import core
+    monkeypatch.setattr(core, "AVAILABLE", False)
+    monkeypatch.setattr(core, "UNAVAILABLE_REASON", "not built")
+    status, out, err = run_main(name, argv, capsys)
+    assert status == 1 and out == ""
+    assert one_line(err) == f"{name}: the compiled core is unavailable: not built"
