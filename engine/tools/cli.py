@@ -8,7 +8,7 @@ import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 from engine.client import EngineError, EngineProcess
 
@@ -155,7 +155,8 @@ def ray_init(tool: str, **kwargs):
         raise ToolError("--ray needs Ray (pip install 'gipf-engine[cluster]')") from None
     if ray.is_initialized():
         return ray
-    options = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
+    options: dict[str, Any] = dict(include_dashboard=False, log_to_driver=False,
+                                   configure_logging=False)
     options.update(kwargs)
     try:
         ray.init(**options)
