@@ -263,7 +263,7 @@ def test_codecup_refuses_a_python_player(fake_engine):
 def test_a_seat_that_never_answers_genmove_loses_each_game(fake_engine, capsys):
     silent = fake_engine("0.1.0 core=compiled", "genmove")
     status, out, err = run_main("match", [
-        "--game", "dvonn", "--games", "2", "--movetime", "10", "--move-timeout", "300",
+        "--game", "dvonn", "--games", "2", "--movetime", "10", "--move-timeout", "1500",
         "--a", silent, "--b", f"{PY} -m engine", "--b-setup", "option player random"], capsys)
     assert status == 0, err
     assert "dvonn, 2 games: +0 =0 -2" in out
