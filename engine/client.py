@@ -236,29 +236,6 @@ class SearchLimits:
         return max(default, 2 * ms / 1000 + SEARCH_MARGIN)
 
 
-def run_script(main) -> None:
-    """Run a script's main(): its return value is the exit status; no traceback when our
-    output closes early (`| head -1`: exit quietly, status 0) or on Ctrl-C (status 130)."""
-    try:
-        status = main()
-        sys.stdout.flush()
-    except BrokenPipeError:
-        _silence_stdout()
-        status = 0
-    except KeyboardInterrupt:
-        status = 130
-    sys.exit(status)
-
-
-def _silence_stdout() -> None:
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError):
-        pass
-
-
 # --- the asyncio core ---------------------------------------------------------------------------
 
 class AsyncEngineProcess:

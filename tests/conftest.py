@@ -13,6 +13,21 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
 
+# Positions and records several test modules share.
+DVONN_POINTS = ("A1 B1 C1 D1 E1 F1 G1 H1 I1 A2 B2 C2 D2 E2 F2 G2 H2 I2 J2 A3 B3 C3 D3 E3 F3 G3 H3 "
+                "I3 J3 K3 B4 C4 D4 E4 F4 G4 H4 I4 J4 K4 C5 D5 E5 F5 G5 H5 I5 J5 K5").split()
+FIXED_TZAAR = ("tzaar w opening C,C,C,C,c/c,B,B,B,b,c/c,b,A,A,a,b,c/c,b,a,C,c,a,b,c/c,b,a,c,C,A,B,C/"
+               "C,B,A,C,c,A,B,C/C,B,A,a,a,B,C/C,B,b,b,b,C/C,c,c,c,c")
+HAND_BUILT_TZAAR = (
+    "(;FF[TZAAR]VA[RANDOM]PB[Built]PW[Hand]"
+    "POS[cBbCbcBCCBBcabaBbCcCbbbCCACAcbcbcBccBCCBaAAacCCcaacCACcCccAB]"
+    "SO[https://www.littlegolem.net];W[npmq];B[prqq-kplp];W[smrn-pqqp];B[lqmp-lpmp]"
+    ";W[omnm-mnnm];B[mpmo-lomo];W[nonq-nqop];B[monn-nsnr];W[nmpm-opmr];B[nror-orqp]"
+    ";W[mrpo-pmqm];B[rorn-qpsn];W[slrm-qmrm];B[nnkq-snsk];W[oqms-rmrl];B[skrk-rkqk]"
+    ";W[qlqn-rlpl];B[qkqn-qnpo];W[plkq-onln];B[lrmq-pols];W[lnpn-mspp];B[krks-ksls]"
+    ";W[nlol-rpqq])")
+
+
 def sigint_as_in_a_terminal() -> None:
     """preexec_fn for a child that must see Ctrl-C as a terminal user's does: a shell starts
     background jobs with SIGINT ignored, and a Python child would inherit that and never stop."""
@@ -80,3 +95,33 @@ def engine():
     yield client
     if not client.child.proc.stdout.closed:
         client.close()
+
+
+FAKE_ENGINE = '''\
+import sys, time
+version, hang = sys.argv[1], sys.argv[2:]
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] in hang:
+        time.sleep(3600)
+    if words[0] == "quit":
+        print("=\\n", flush=True)
+        break
+    print("= " + (version if words[0] == "version" else "") + "\\n", flush=True)
+'''
+
+
+@pytest.fixture
+def fake_engine(tmp_path):
+    """fake_engine(version, *hang): the command of a stand-in engine that says `=` to every
+    command, answers `version` with `version`, and never answers the commands in `hang`."""
+    script = tmp_path / "fake_engine.py"
+    script.write_text(FAKE_ENGINE)
+
+    def command(version: str = "0.1.0 core=compiled", *hang: str) -> str:
+        import shlex
+        return " ".join(shlex.quote(part) for part in (sys.executable, str(script), version, *hang))
+
+    return command

@@ -10,11 +10,10 @@ import pytest
 from conftest import REPO
 from engine import core
 from engine.dvonn import DvonnGame
-from test_match import load_script
+from engine.tools import train_net, tune
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("scipy")
-train_net = load_script("train_net")
 pytestmark = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")
 
 
@@ -105,7 +104,6 @@ def test_the_categories_agree_with_the_rules_layer_on_moves():
 def test_tune_measures_the_network_term_at_weight_0_at_its_full_resolution(tmp_path):
     """scripts/tune probes a zero weight: `net` is in percent, so a probe of 1 would round each
     position's share to a few points; the column it fits must be the term at net 100 over 100."""
-    tune = load_script("tune")
     games = list(movement_positions(8, 2))[::7]
     data = tmp_path / "data.jsonl"
     data.write_text("".join(json.dumps({"game": "dvonn", "position": g.position(), "score": 0,

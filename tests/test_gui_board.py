@@ -6,9 +6,8 @@ import math
 
 import pytest
 
-from conftest import EngineClient
+from conftest import DVONN_POINTS, FIXED_TZAAR, EngineClient
 from engine.gui.board import parse_showboard
-from test_protocol import DVONN_POINTS, FIXED_TZAAR
 
 DVONN_MIDGAME = ("dvonn b move R,W,W,B,B,-,-,-,R/-,-,-,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-,-,-,-/"
                  "-,-,-,-,-,-,-,-,-,-/-,-,-,-,-,-,-,RB,B")

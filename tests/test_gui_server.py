@@ -309,7 +309,7 @@ def test_the_command_line_refuses_a_bad_port_in_one_line():
 
 def test_a_review_runs_beside_the_game_and_shows_its_positions(client, app):
     from engine.review import Limits, read_record, review_record
-    from test_review import HAND_BUILT_TZAAR
+    from conftest import HAND_BUILT_TZAAR
     with connect(client) as ws:
         ws.send_json({"type": "players", "w": "human", "b": "human"})
         receive_until(ws, "state")
@@ -343,7 +343,7 @@ def test_a_review_runs_beside_the_game_and_shows_its_positions(client, app):
 
 
 def test_a_review_is_cancelled_on_request_and_with_its_session(client, app):
-    from test_review import HAND_BUILT_TZAAR
+    from conftest import HAND_BUILT_TZAAR
     with connect(client) as ws:
         ws.send_json({"type": "loadrecord", "content": HAND_BUILT_TZAAR})
         receive_until(ws, "state", lambda m: m["history"])

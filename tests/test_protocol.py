@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from conftest import REPO, EngineClient
+from conftest import DVONN_POINTS, FIXED_TZAAR, REPO, EngineClient
 from engine import gtp
 
 BRIEF_COMMANDS = {
@@ -25,10 +25,6 @@ BRIEF_COMMANDS = {
 }
 TZAAR_COLUMNS = (5, 6, 7, 8, 8, 8, 7, 6, 5)
 DVONN_ROWS = (9, 10, 11, 10, 9)
-DVONN_POINTS = ("A1 B1 C1 D1 E1 F1 G1 H1 I1 A2 B2 C2 D2 E2 F2 G2 H2 I2 J2 A3 B3 C3 D3 E3 F3 G3 H3 "
-                "I3 J3 K3 B4 C4 D4 E4 F4 G4 H4 I4 J4 K4 C5 D5 E5 F5 G5 H5 I5 J5 K5").split()
-FIXED_TZAAR = ("tzaar w opening C,C,C,C,c/c,B,B,B,b,c/c,b,A,A,a,b,c/c,b,a,C,c,a,b,c/c,b,a,c,C,A,B,C/"
-               "C,B,A,C,c,A,B,C/C,B,A,a,a,B,C/C,B,b,b,b,C/C,c,c,c,c")
 
 
 def board(lengths, cells: dict[int, str]) -> str:

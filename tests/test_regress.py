@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import importlib.util
-from importlib.machinery import SourceFileLoader
 from pathlib import Path
 
 import pytest
@@ -12,17 +10,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 
-def load_script(name: str):
-    """A script of scripts/ (no .py suffix) as a module."""
-    loader = SourceFileLoader(f"{name}_script", str(REPO / "scripts" / name))
-    spec = importlib.util.spec_from_loader(loader.name, loader)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[loader.name] = module  # dataclasses look their module up
-    loader.exec_module(module)
-    return module
-
-
-regress = load_script("regress")
+from engine.tools import regress
 
 
 class FakeEngine:

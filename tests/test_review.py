@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import REPO, EngineClient, shared_dir, sigint_as_in_a_terminal
+from conftest import HAND_BUILT_TZAAR, REPO, EngineClient, shared_dir, sigint_as_in_a_terminal
 from engine import records
 from engine.review import Limits, read_record, review_record
 from engine.review.annotate import annotated_record
@@ -20,14 +20,6 @@ SCRIPT = [sys.executable, str(REPO / "scripts" / "review")]
 # A TZAAR game built by hand from the first 21 turns of LittleGolem game 2552914: Black's
 # 22nd turn A4xA5 A5+B6 lets White take Black's last visible Tzaar at once (D1xE2 H6xG7),
 # while Black had turns that do not lose on the spot.
-HAND_BUILT_TZAAR = (
-    "(;FF[TZAAR]VA[RANDOM]PB[Built]PW[Hand]"
-    "POS[cBbCbcBCCBBcabaBbCcCbbbCCACAcbcbcBccBCCBaAAacCCcaacCACcCccAB]"
-    "SO[https://www.littlegolem.net];W[npmq];B[prqq-kplp];W[smrn-pqqp];B[lqmp-lpmp]"
-    ";W[omnm-mnnm];B[mpmo-lomo];W[nonq-nqop];B[monn-nsnr];W[nmpm-opmr];B[nror-orqp]"
-    ";W[mrpo-pmqm];B[rorn-qpsn];W[slrm-qmrm];B[nnkq-snsk];W[oqms-rmrl];B[skrk-rkqk]"
-    ";W[qlqn-rlpl];B[qkqn-qnpo];W[plkq-onln];B[lrmq-pols];W[lnpn-mspp];B[krks-ksls]"
-    ";W[nlol-rpqq])")
 
 RECORD_FIELDS = ("game", "moves", "white", "black", "opening", "resigned_by", "event", "date",
                  "result_text", "source")

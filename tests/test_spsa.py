@@ -10,10 +10,9 @@ import sys
 import pytest
 
 from conftest import REPO
-from test_match import load_script, match
+from engine.tools import spsa, stats
 
 pytest.importorskip("nevergrad", reason="nevergrad is not installed (pip install '.[spsa]')")
-spsa = load_script("spsa")
 
 ROWS = ["search_lmr_base:40:0:300:10", "dvonn.search_lmr_log:150:0:300:10",
         "dvonn.search_lmp:5:0:10:1"]
@@ -30,7 +29,7 @@ def fake_match(seed: int):
             - 40 * (values[2] - 3) ** 2
 
     def play(iteration, plus, minus):
-        p = match.expected_score(strength(plus) - strength(minus))
+        p = stats.expected_score(strength(plus) - strength(minus))
         return sum(1 if rng.random() < p else -1 for _ in range(2))
     return play
 

@@ -1,16 +1,15 @@
 """The scripts as a new user meets them: closed pipes, bad commands, edge arguments."""
 from __future__ import annotations
 
-import importlib.util
 import signal
 import subprocess
 import sys
 import time
-from importlib.machinery import SourceFileLoader
 
 import pytest
 
 from conftest import REPO, sigint_as_in_a_terminal
+from engine.tools import match, stats
 
 PY = sys.executable
 RANDOM_B = ["--b", f"{PY} -m engine", "--b-setup", "option player random"]
@@ -21,32 +20,23 @@ def script(*args: str, timeout: float = 120, **kw) -> subprocess.CompletedProces
                           timeout=timeout, **kw)
 
 
-def load_match():
-    loader = SourceFileLoader("match_edges", str(REPO / "scripts" / "match"))
-    spec = importlib.util.spec_from_loader(loader.name, loader)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[loader.name] = module
-    loader.exec_module(module)
-    return module
 
 
 def test_elo_text_never_says_minus_zero_and_games_are_counted_in_english():
-    match = load_match()
-    assert match.elo_text(10, 1, 10).startswith("Elo +0 ± ")
-    assert "-0 " not in match.elo_text(100, 1, 101)
+    assert stats.elo_text(10, 1, 10).startswith("Elo +0 ± ")
+    assert "-0 " not in stats.elo_text(100, 1, 101)
     assert match.plural(1, "game") == "1 game" and match.plural(2, "game") == "2 games"
 
 
 def test_pentanomial_llr_matches_the_normal_approximation_and_its_signs():
-    match = load_match()
     pairs = [10, 20, 40, 20, 10]  # mean 1/2, variance 0.075 per game-pair score
-    s0, s1 = match.expected_score(0), match.expected_score(5)
+    s0, s1 = stats.expected_score(0), stats.expected_score(5)
     approx = 100 * (s1 - s0) * (1 - s0 - s1) / (2 * 0.075)
-    assert match.pentanomial_llr(pairs, 0, 5) == pytest.approx(approx, rel=0.02)
-    assert match.pentanomial_llr([5, 10, 40, 30, 15], 0, 5) > 0 > match.pentanomial_llr(
+    assert stats.pentanomial_llr(pairs, 0, 5) == pytest.approx(approx, rel=0.02)
+    assert stats.pentanomial_llr([5, 10, 40, 30, 15], 0, 5) > 0 > stats.pentanomial_llr(
         [15, 30, 40, 10, 5], 0, 5)
-    assert match.pentanomial_llr([0, 0, 0, 0, 0], 0, 5) == 0
-    assert match.pentanomial_llr([0, 0, 0, 0, 3], 0, 10) > 0  # one outcome only: regularised
+    assert stats.pentanomial_llr([0, 0, 0, 0, 0], 0, 5) == 0
+    assert stats.pentanomial_llr([0, 0, 0, 0, 3], 0, 10) > 0  # one outcome only: regularised
 
 
 def test_match_refuses_zero_games_and_reports_a_start_up_error_in_one_line():
@@ -127,8 +117,9 @@ def test_scripts_exit_quietly_when_their_output_closes(args):
     assert "Traceback" not in err and "BrokenPipe" not in err
 
 
-@pytest.mark.parametrize("name", ["bench", "bench_live", "bench_protocol", "bridge", "codecup",
-                                  "codecup_referee", "match", "regress"])
+@pytest.mark.parametrize("name", ["bench", "bench_live", "bench_protocol", "bench_solver", "book",
+                                  "bridge", "clock_profile", "codecup", "codecup_referee", "match",
+                                  "regress", "review", "selfplay", "spsa", "train_net", "tune"])
 def test_every_script_explains_every_option(name, tmp_path):
     result = subprocess.run([PY, str(REPO / "scripts" / name), "--help"], cwd=tmp_path,
                             capture_output=True, text=True, timeout=60)

@@ -8,11 +8,10 @@ import sys
 import pytest
 
 from conftest import REPO
-from test_match import load_script
+from engine.tools import tune
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("scipy")
-tune = load_script("tune")
 
 
 def synthetic(seed: int, n: int = 4000):

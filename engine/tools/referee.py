@@ -1,0 +1,235 @@
+"""The referee of a match between two engines: the authoritative game (the engine's own rules
+module), the seats that ask the engines for moves and tell them the other side's, the openings,
+and one game played from its opening to its result.
+
+A seat that does not answer a command in time loses the game: `genmove` may take its time
+budget (the move time, or the side's remaining clock with a game clock) plus --move-timeout;
+the engine is then stopped and started again for the next game."""
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+from engine.client import EngineError, EngineProcess, EngineTimeout, LinePlayer
+from engine.games import GAMES
+from engine.openings import SplitMix64
+from engine.records import codecup_to_move, move_to_codecup
+from engine.tools.cli import require_compiled
+
+
+class SeatTimeout(EngineError):
+    """A seat that did not answer in time."""
+
+
+def send_within(engine: EngineProcess, line: str, timeout: Optional[float]) -> tuple[bool, str]:
+    """engine.send(line), waiting at most `timeout` seconds (None: the client's own bound for
+    the command); SeatTimeout, with the engine stopped, when no reply came in time.  The one
+    place the referee waits on an engine with a limit."""
+    try:
+        return engine.send(line, timeout=timeout)
+    except EngineTimeout:
+        limit = "its time limit" if timeout is None else f"{timeout:g} s"
+        raise SeatTimeout(f"{engine.name} did not answer {line!r} within {limit}") from None
+
+
+# --- openings ----------------------------------------------------------------------------
+
+def random_prefixes(cls, count: int, plies: int, seed: int) -> list[list[str]]:
+    """count random prefixes of `plies` moves from cls's standard start (SplitMix64 from seed):
+    openings for a game without seeded layouts (DVONN: placements)."""
+    rng = SplitMix64(seed)
+    openings = []
+    for _ in range(count):
+        game = cls.start()
+        for _ in range(plies):
+            moves = game.legal_moves()
+            if game.over or not moves:
+                raise ValueError(f"a {cls.title} game can end within {plies} random moves")
+            game.push(moves[rng.next() % len(moves)])
+        openings.append([game.move_text(m) for m, _ in game.history])
+    return openings
+
+
+# --- players ------------------------------------------------------------------------------
+
+class GtpSeat:
+    """An engine speaking our protocol, kept for the whole match (started again after it
+    failed to answer in time)."""
+
+    def __init__(self, command: str, name: str, setup: str, compiled_only: bool = True,
+                 margin: Optional[float] = None) -> None:
+        self.command, self.name, self.setup = command, name, setup
+        self.compiled_only, self.margin = compiled_only, margin
+        self.engine = self._start_engine()
+
+    def _start_engine(self) -> EngineProcess:
+        engine = EngineProcess(self.command, self.name)
+        try:
+            if self.compiled_only:
+                require_compiled(engine, self.name)
+            for line in filter(None, (s.strip() for s in self.setup.split(";"))):
+                engine.ask(line)
+        except BaseException:
+            engine.close()
+            raise
+        return engine
+
+    def _ask(self, line: str, budget: Optional[float] = None) -> str:
+        timeout = None if self.margin is None else (budget or 0.0) + self.margin
+        ok, text = send_within(self.engine, line, timeout)
+        if not ok:
+            raise EngineError(f"{self.name} refused {line!r}: {text}")
+        return text
+
+    def start(self, setup: list[str], colour: int) -> None:
+        if not self.engine.alive:  # stopped after a timeout: a fresh one
+            self.engine.close()
+            self.engine = self._start_engine()
+        for line in setup:
+            self.engine.ask(line)
+
+    def genmove(self, side: int, game, budget: Optional[float] = None) -> str:
+        return self._ask(f"genmove {'wb'[side]}", budget)
+
+    def play(self, side: int, move: str) -> None:
+        self._ask(f"play {'wb'[side]} {move}")
+
+    def finish(self) -> None:
+        pass
+
+    def close(self) -> None:
+        self.engine.close()
+
+
+class CodecupSeat:
+    """A CodeCup 2011 DVONN player: a new process per game, one move per line."""
+
+    def __init__(self, command: str, name: str, timeout: float) -> None:
+        self.command, self.name, self.timeout = command, name, timeout
+        self.player: Optional[LinePlayer] = None
+
+    def start(self, setup: list[str], colour: int) -> None:
+        self.player = LinePlayer(self.command, self.name)
+        if colour == 0:
+            self.player.send("Start")
+
+    def genmove(self, side: int, game, budget: Optional[float] = None) -> str:
+        line = self.player.receive(self.timeout)
+        try:
+            return codecup_to_move(line)
+        except ValueError as e:
+            raise EngineError(f"{self.name}: {e}") from None
+
+    def play(self, side: int, move: str) -> None:
+        self.player.send(move_to_codecup(move))
+
+    def finish(self) -> None:
+        if self.player is not None:
+            self.player.close()
+            self.player = None
+
+    def close(self) -> None:
+        self.finish()
+
+
+# --- games ----------------------------------------------------------------------------------
+
+def new_game(args, index: int, openings: list[list[str]]):
+    """(referee game, setup commands for a protocol engine, opening text) for game index."""
+    cls = GAMES[args.game]
+    seed = None
+    if cls.has_openings and args.openings == "random":
+        seed = args.seed + index // 2  # each layout twice, colours swapped
+    game = cls.start(seed)
+    setup = [f"newgame {cls.name}" + (f" random {seed}" if seed is not None else "")]
+    prefix = openings[(index // 2) % len(openings)] if openings else []
+    for move in prefix:
+        game.play_text(move)
+    if prefix:
+        setup.append("replay " + " ".join(prefix))
+    return game, setup, " ".join(prefix) or (f"random {seed}" if seed is not None else "")
+
+
+def move_budget(args, left_ms: float) -> float:
+    """Seconds a genmove may take by the rules of the match: the move time, or the side's
+    remaining clock with a game clock."""
+    return max(left_ms if args.gametime else args.movetime, 0) / 1000
+
+
+@dataclass
+class Played:
+    white_score: float       # 1 / 0.5 / 0
+    record: str
+    thinks: list = field(default_factory=list)  # (ply, side, ms, move) per genmove
+    lost_on_time: Optional[int] = None          # the side whose clock ran out
+
+
+def play_game(args, seats: list, white: int, index: int, openings: list[list[str]]) -> Played:
+    """Play one game: its result, record line and think times."""
+    game, setup, opening = new_game(args, index, openings)
+    for k, seat in enumerate(seats):
+        extra = [f"option seed {args.seed * 7919 + index * 2 + k}"]
+        if args.gametime:
+            extra.append(f"time_control {args.gametime} {args.increment}")
+        elif args.movetime:
+            extra.append(f"option movetime {args.movetime}")
+        seat.start(setup + extra, 0 if k == white else 1)
+    order = {0: seats[white], 1: seats[1 - white]}
+    head = f"{setup[0]}{' | opening ' + opening if opening else ''}"
+    moves, thinks = [], []
+    left = [float(args.gametime)] * 2  # the referee's clocks (with --gametime), ms
+    try:
+        while not game.over:
+            side = game.side
+            mover, other = order[side], order[1 - side]
+            ply = len(game.history) + 1
+            try:
+                started = time.monotonic()
+                text = mover.genmove(side, game, move_budget(args, left[side]))
+                ms = (time.monotonic() - started) * 1000
+                game.play_text(text)
+            except (ValueError, EngineError) as e:
+                print(f"game {index + 1}: {mover.name} as {'wb'[side]} failed: {e}", file=sys.stderr)
+                return Played(0.0 if side == 0 else 1.0, f"{head} | forfeit by {'wb'[side]}: {e}",
+                              thinks)
+            thinks.append((ply, side, ms, text))
+            moves.append(text)
+            if args.gametime:
+                left[side] -= ms
+                if left[side] < 0:
+                    print(f"game {index + 1}: {mover.name} as {'wb'[side]} lost on time "
+                          f"({ms:.0f} ms on ply {ply})", file=sys.stderr)
+                    return Played(0.0 if side == 0 else 1.0,
+                                  f"{head} | {'wb'[side]} lost on time | {' , '.join(moves)}",
+                                  thinks, side)
+                left[side] += args.increment
+            other.play(side, text)
+    finally:
+        for seat in seats:
+            seat.finish()
+    result = game.result()
+    white_score = 0.5 if result == "0" else (1.0 if result.startswith("W") else 0.0)
+    used = (f" | clock used w {args.gametime - left[0]:.0f} ms b {args.gametime - left[1]:.0f} ms"
+            if args.gametime else "")
+    return Played(white_score, f"{head} | {result}{used} | {' , '.join(moves)}", thinks)
+
+
+
+
+def make_seats(args) -> list:
+    compiled_only = not getattr(args, "allow_python_player", False)
+    margin = getattr(args, "move_timeout", None)
+    margin = None if margin is None else margin / 1000
+    seats: list = [GtpSeat(args.a, "A", args.a_setup, compiled_only, margin)]
+    try:
+        if args.b_codecup:
+            seats.append(CodecupSeat(args.b_codecup, "B", args.codecup_timeout))
+        else:
+            seats.append(GtpSeat(args.b, "B", args.b_setup, compiled_only, margin))
+    except BaseException:
+        seats[0].close()
+        raise
+    return seats
+

@@ -1,0 +1,155 @@
+"""Review a played game: every move's evaluation, the better move where one was missed,
+inaccuracies, mistakes and blunders, an evaluation graph, and an annotated record.
+
+Reads a record (a file, or '-' for stdin) in any format `loadrecord` reads, replays it in
+the engine and analyses every position through the protocol (`setposition`, `analyze`),
+in --jobs engine processes at once.  The report goes to stdout (--format text, json or
+html); with --out DIR it is written into DIR instead, together with the record annotated
+in its own format (SGF: the analysis as C[] comments; LittleGolem DVONN text has no
+comments, so it holds the moves only).  The marks' thresholds are in README.md and
+engine/review/judge.py.
+
+Examples:
+  gipf-review --depth 6 ../shared/records/littlegolem/game2552914.txt
+  gipf-review --movetime 200 --jobs 2 --format html --out reviews game.sgf
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from engine.bounded_read import InputError, read_bytes
+from engine.client import DEFAULT_ENGINE, EngineError, EngineProcess
+from engine.review import Limits, ReviewError, read_record, review_record
+from engine.review.progress import ProgressBar
+from engine.tools import cli
+from engine.tools.cli import require_compiled
+
+MAX_RECORD_BYTES = 4 << 20   # as loadrecord
+EXTENSIONS = {"text": "txt", "json": "json", "html": "html"}
+
+
+def positive(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1 or len(text) > 9:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1")
+    return int(text)
+
+
+def parse_args(argv):
+    parser = cli.parser("review", __doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+                        epilog="\n\n".join(__doc__.split("\n\n")[1:]))
+    parser.add_argument("record", help="record file, or - for stdin")
+    limit = parser.add_mutually_exclusive_group()
+    limit.add_argument("--movetime", type=positive, metavar="MS",
+                       help="search time per position (default 1000)")
+    limit.add_argument("--depth", type=positive, metavar="N",
+                       help="fixed search depth per position (reproducible)")
+    parser.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, metavar="N",
+                        help="engine processes at once (default: the number of cores)")
+    parser.add_argument("--format", choices=sorted(EXTENSIONS), default="text",
+                        help="the report: a text table, JSON, or an HTML page with the graph")
+    parser.add_argument("--out", metavar="DIR", help="write the report and the annotated "
+                        "record into DIR (created if needed) instead of printing the report")
+    parser.add_argument("--engine", type=cli.command, default=DEFAULT_ENGINE, metavar="CMD",
+                        help="command starting the engine")
+    parser.add_argument("--allow-python-player", action="store_true", help=cli.ALLOW_PYTHON_HELP)
+    return parser.parse_args(argv)
+
+
+def read_input(name: str) -> bytes:
+    try:
+        return read_bytes(name, MAX_RECORD_BYTES, allow_stdin=True)
+    except InputError as e:
+        raise ReviewError(str(e)) from None
+
+
+def check_engine(command: str, compiled_only: bool) -> None:
+    """Start the engine once before the review: a command that cannot start, or an engine
+    without the compiled core, is one clear line before any work."""
+    try:
+        engine = EngineProcess(command, "the engine")
+    except EngineError as e:
+        raise ReviewError(str(e)) from None
+    try:
+        if compiled_only:
+            require_compiled(engine)
+    except EngineError as e:
+        raise ReviewError(str(e)) from None
+    finally:
+        engine.close()
+
+
+def check_out_dir(out: str) -> Path:
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise ReviewError(f"--out {out}: not a directory")
+    parent = path if path.exists() else next((p for p in path.parents if p.exists()), Path("."))
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ReviewError(f"--out {out}: cannot write there")
+    return path
+
+
+def render(review, fmt: str) -> str:
+    if fmt == "html":
+        from engine.review.html import html_report
+        return html_report(review)
+    from engine.review.report import json_report, text_report
+    return json_report(review) if fmt == "json" else text_report(review)
+
+
+def run(args) -> int:
+    if args.format == "html":
+        from engine.review.html import require_matplotlib
+        try:
+            require_matplotlib()
+        except ImportError as e:
+            raise ReviewError(str(e)) from None
+    out = check_out_dir(args.out) if args.out else None
+    record = read_record(read_input(args.record))
+    check_engine(args.engine, not args.allow_python_player)
+    limits = Limits(depth=args.depth, movetime=args.movetime)
+    bar = ProgressBar("review")
+    try:
+        review = review_record(record, engine=args.engine, limits=limits, jobs=args.jobs,
+                               progress=bar)
+    finally:
+        bar.close()
+    report = render(review, args.format)
+    if out is None:
+        sys.stdout.write(report)
+        sys.stdout.flush()
+        return 0
+    from engine.review.annotate import annotated_record
+    stem = "stdin" if args.record == "-" else Path(args.record).stem
+    annotated, suffix, note = annotated_record(review, Path(args.record).suffix)
+    report_path = out / f"{stem}-review.{EXTENSIONS[args.format]}"
+    record_path = out / f"{stem}-annotated{suffix}"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        cli.write_atomically(report_path, report)
+        cli.write_atomically(record_path, annotated)
+    except OSError as e:
+        raise ReviewError(f"cannot write into {out}: {e.strerror or e}") from None
+    if note:
+        print(f"review: {note}", file=sys.stderr)
+    print(report_path)
+    print(record_path, flush=True)
+    return 0
+
+
+def main(argv=None) -> int:
+    return cli.guarded(_main, argv, "review")
+
+
+def _main(argv=None) -> int:
+    args = parse_args(argv)
+    try:
+        return run(args)
+    except ReviewError as e:
+        raise cli.ToolError(str(e)) from None
+
+
+if __name__ == "__main__":
+    sys.exit(main())
