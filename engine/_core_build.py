@@ -118,8 +118,9 @@ def _cflags() -> list[str]:
     return flags
 
 
-SOURCES = ["dvonn.c", "dvonn_eval.c", "dvonn_net.c", "tzaar.c", "tzaar_eval.c", "tt.c", "search.c", "solve.c",
-           "core_api.c"]
+SOURCES = ["dvonn/dvonn.c", "dvonn/dvonn_eval.c", "dvonn/dvonn_net.c", "tzaar/tzaar.c", "tzaar/tzaar_eval.c",
+           "core/tt.c", "core/search.c", "core/solve.c", "core/core_api.c"]
+INCLUDE_DIRS = ["core", "dvonn", "tzaar", "generated"]
 
 
 def _sources(relative: bool) -> list[str]:
@@ -135,7 +136,7 @@ def make_builder(relative: bool = True) -> FFI:
         "engine._core",
         '#include "core_api.h"\n',
         sources=_sources(relative),
-        include_dirs=[CSRC],
+        include_dirs=[os.path.join(CSRC, d) for d in INCLUDE_DIRS],
         extra_compile_args=_cflags(),
         extra_link_args=["-pthread"] + shlex.split(os.environ.get("GIPF_CORE_LDFLAGS", "")),
     )
