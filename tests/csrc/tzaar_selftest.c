@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 199309L
 #include "tzaar.h"
+#include "tzaar_eval.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +108,7 @@ static int ref_gen(const Ref *r, uint32_t *mv)
             }
         }
     }
-    if (r->phase == 2) mv[n++] = TZ_MOVE_PASS;
+    if (r->phase == 2) mv[n++] = MOVE_PASS;
     return n;
 }
 static int ref_count(const Ref *r, int code)
@@ -271,6 +272,7 @@ static void dump_rays(void)
 int main(int argc, char **argv)
 {
     tz_global_init();
+    tz_eval_init();
     ref_geometry();
     if (argc > 1 && !strcmp(argv[1], "rays")) { dump_rays(); return 0; }
     if (argc > 1 && !strcmp(argv[1], "pos")) {
@@ -381,7 +383,7 @@ int main(int argc, char **argv)
            A3->A5 (up through empty A4), A5->A3; plus pass */
         int nstack = 0, npass = 0, burying = 0;
         for (int i = 0; i < n; i++) {
-            if (mv[i] == TZ_MOVE_PASS) npass++;
+            if (mv[i] == MOVE_PASS) npass++;
             else if ((mv[i] >> 12) == 1) {
                 nstack++;
                 TzPos r = q;
@@ -397,7 +399,7 @@ int main(int argc, char **argv)
         /* pass: Black to act, has no capture (all isolated far away)? Black I-stacks
            face nothing capturable -> White wins at handover */
         TzPos r = q;
-        tz_play(&r, TZ_MOVE_PASS);
+        tz_play(&r, MOVE_PASS);
         int sw = 0;
         CHECK(tz_over(&r, &sw) && sw == 1, "handover without capture should give White the win");
     }
