@@ -4,7 +4,6 @@
 
 #include <string.h>
 
-
 /* Geometry tables shared with dvonn_eval.c (declared in dvonn_geom.h). */
 uint64_t VALID, INNER, NCOL0, NCOL10;
 int8_t BIT2IDX[64];
