@@ -99,10 +99,7 @@ int core_search(int game, const uint8_t *height, const uint8_t *top, const uint8
     if (!ops) return -1;
     pthread_mutex_lock(&g_lock);
     int rc = tt_resize(&g_tt, hash_mb > 0 ? (size_t)hash_mb : 1) ? CORE_NO_MEMORY : 0;
-    if (rc == 0) {
-        *turnlen = 0;
-        rc = ops->search(&p, prm, &g_tt, res, turn, turnlen);
-    }
+    if (rc == 0) rc = ops->search(&p, prm, &g_tt, res, turn, turnlen);
     pthread_mutex_unlock(&g_lock);
     return rc;
 }

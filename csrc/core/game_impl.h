@@ -78,6 +78,7 @@ static int S(search_turn)(const void *root, const SearchParams *prm, TT *tt, Sea
 {
     const POS *p = root;
     int rc = S(search)(p, prm, tt, res);
+    *turnlen = 0;
     if (rc == 0 && res->best != MOVE_NONE) {
         turn[(*turnlen)++] = res->best;
         if (GU(TURN_ACTIONS) > 1) {

@@ -61,9 +61,6 @@ uint64_t dv_perft_stoppable(const DvPos *p, int depth, const int32_t *stop, int 
  * its twin with the other side to act (the null move's) share dv_eval_pair's entry. */
 static inline uint64_t dv_eval_key(const DvPos *p) { return p->hash ^ (p->side ? DV_KEY_SIDE : 0); }
 
-/* Export back to canonical arrays (height, top 0/1/2, number of reds is not
- * tracked exactly: extra = 1 if the stack contains red). */
-
 /* dv_move_order (ordering hint) is inline in dvonn_order.h. */
 
 #endif

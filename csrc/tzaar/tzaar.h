@@ -69,6 +69,5 @@ int      tz_count_actions(const TzPos *p);           /* == tz_gen's count, no li
 int      tz_has_capture(const TzPos *p, int colour); /* colour has a capture now */
 uint64_t tz_hash_full(const TzPos *p);               /* hash recomputed from scratch */
 uint64_t tz_attacked(const TzPos *p);                /* stacks an enemy stack can capture now */
-/* Fixed opening of the rules (colour 0 White); heights 1. */
 
 #endif
