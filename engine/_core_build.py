@@ -1,7 +1,9 @@
 """cffi (API mode, out-of-line) builder for the compiled search core ``engine._core``.
 
 Used by setup.py (``cffi_modules``) and runnable directly for an in-tree build:
-``python engine/_core_build.py``.  Environment: ``GIPF_CORE_CFLAGS`` replaces
+``python engine/_core_build.py``.  It compiles every ``csrc/<folder>/*.c`` (the core and
+one folder per game, csrc/CONTRACT.md) and gives cffi the declarations between the marker
+comments of csrc/core/core_api.h.  Environment: ``GIPF_CORE_CFLAGS`` replaces
 the optimisation flags (scripts/sanitize uses it), ``GIPF_CORE_LDFLAGS`` adds
 link flags.
 """
