@@ -7,8 +7,8 @@ import shutil
 import subprocess
 
 import pytest
-
 from conftest import REPO
+
 from engine import _core_build, core
 from engine.games import GAMES
 
@@ -24,8 +24,8 @@ def test_cdef_is_the_marked_part_of_core_api_h():
     assert 'extern "Python"' in cdef
     # Every function and constant of the API is in the marked part (outside it only the guard).
     assert re.findall(r"\bcore_\w+(?=\()", header) == re.findall(r"\bcore_\w+(?=\()", marked)
-    assert [d for d in re.findall(r"#define (\w+)", header) if d not in re.findall(r"#define (\w+)", marked)] \
-        == ["GIPF_CORE_API_H"]
+    marked_defines = re.findall(r"#define (\w+)", marked)
+    assert [d for d in re.findall(r"#define (\w+)", header) if d not in marked_defines] == ["GIPF_CORE_API_H"]
 
 
 @needs_core
@@ -53,11 +53,15 @@ def test_every_game_is_registered_by_name():
 @needs_core
 def test_move_layout_comes_from_the_module():
     lib = core._lib
-    assert (lib.MOVE_POINT_MASK | lib.MOVE_POINT_MASK << lib.MOVE_TO_SHIFT | 2 << lib.MOVE_KIND_SHIFT) == 0x2FFF
+
+    def move(src: int, dst: int, kind: int) -> int:
+        return src | dst << lib.MOVE_TO_SHIFT | kind << lib.MOVE_KIND_SHIFT
+
+    assert move(lib.MOVE_POINT_MASK, lib.MOVE_POINT_MASK, 2) == 0x2FFF  # MOVE_PASS in both games
     for game in GAMES:
         assert core.decode_move(game, 0x2FFF) == ("pass", -1, -1)
-    assert core.decode_move("tzaar", 5 | 17 << lib.MOVE_TO_SHIFT | 1 << lib.MOVE_KIND_SHIFT) == ("stack", 5, 17)
-    assert core.decode_move("dvonn", 63 | 30 << lib.MOVE_TO_SHIFT | 1 << lib.MOVE_KIND_SHIFT) == ("place", -1, 30)
+    assert core.decode_move("tzaar", move(5, 17, 1)) == ("stack", 5, 17)
+    assert core.decode_move("dvonn", move(63, 30, 1)) == ("place", -1, 30)
     assert core.TURN_MAX >= 2 and core.WEIGHT_MAX == 1_000_000
 
 
