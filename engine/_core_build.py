@@ -1,12 +1,15 @@
 """cffi (API mode, out-of-line) builder for the compiled search core ``engine._core``.
 
 Used by setup.py (``cffi_modules``) and runnable directly for an in-tree build:
-``python engine/_core_build.py``.  Environment: ``GIPF_CORE_CFLAGS`` replaces
+``python engine/_core_build.py``.  It compiles every ``csrc/<folder>/*.c`` (the core and
+one folder per game, csrc/CONTRACT.md) and gives cffi the declarations between the marker
+comments of csrc/core/core_api.h.  Environment: ``GIPF_CORE_CFLAGS`` replaces
 the optimisation flags (scripts/sanitize uses it), ``GIPF_CORE_LDFLAGS`` adds
 link flags.
 """
 from __future__ import annotations
 
+import glob
 import os
 import platform
 import shlex
@@ -19,74 +22,20 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 CSRC = os.path.join(ROOT, "csrc")
 
-CDEF = """
-#define MAX_PLY ...
-#define MAX_MULTIPV ...
-#define SCORE_WIN ...
-#define SCORE_MARGIN ...
-#define CORE_GAME_DVONN ...
-#define CORE_GAME_TZAAR ...
-#define CORE_MAX_MOVES ...
-#define CORE_NO_MEMORY ...
-#define CORE_INTERRUPTED ...
-typedef struct {
-    uint32_t move; int32_t score; int32_t proven; int32_t pvlen; uint32_t pv[...];
-    ...;
-} SearchLine;
-typedef struct {
-    uint32_t best; int32_t score; int32_t depth; int32_t seldepth; int32_t proven;
-    int32_t pvlen; uint64_t nodes; double time_ms; uint32_t pv[...];
-    int32_t nlines; SearchLine lines[...];
-    ...;
-} SearchResult;
-typedef void (*SearchCallback)(void *userdata, const SearchResult *iteration);
-typedef struct {
-    int64_t time_ms; int64_t soft_ms; int32_t depth; uint64_t nodes; int32_t threads;
-    uint64_t seed; int32_t *stop; SearchCallback on_iteration; void *userdata;
-    int32_t multipv; int32_t report_ms;
-    ...;
-} SearchParams;
+API_HEADER = os.path.join(CSRC, "core", "core_api.h")
+CDEF_BEGIN, CDEF_END = "/* cdef-begin */", "/* cdef-end */"
 
-typedef struct {
-    int64_t time_ms; uint64_t nodes; const int32_t *stop;
-    ...;
-} SolveParams;
-typedef struct {
-    int32_t solved; int32_t value; uint32_t best; int32_t pvlen; uint64_t nodes; double time_ms;
-    uint32_t pv[...];
-    ...;
-} SolveResult;
 
-const char *core_version(void);
-int core_has_game(int game);
-int core_points(int game);
-int core_perft(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
-               int side, int phase, int depth, uint64_t *out);
-int core_legal(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
-               int side, int phase, uint32_t *moves);
-int core_eval(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
-              int side, int phase, int *out);
-int core_search(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
-                int side, int phase, const SearchParams *prm, int hash_mb,
-                SearchResult *res, uint32_t *turn, int *turnlen);
-int core_solve(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
-               int side, int phase, const SolveParams *prm, SolveResult *res,
-               uint32_t *turn, int *turnlen);
-int core_perft_stoppable(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
-                         int side, int phase, int depth, const int32_t *stop, uint64_t *out);
-int core_set_hash(int hash_mb);
-int core_prepare(int hash_mb);
-void core_clear_hash(void);
-#define CORE_WEIGHT_MAX 1000000
-int core_eval_weight_count(int game);
-int core_weight_count(int game);
-int core_weight_info(int game, int i, const char **name, const char **help, int *value, int *deflt);
-int core_weight_set(int game, int i, int value);
-int core_eval_terms(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
-                    int side, int phase, double *terms, int *out);
-
-extern "Python" void _core_on_iteration(void *userdata, const SearchResult *iteration);
-"""
+def api_cdef(header: str = API_HEADER) -> str:
+    """The declarations cffi is given: core_api.h's part between its two marker comments (so
+    the C header is the only copy), then the Python callback."""
+    with open(header, encoding="utf-8") as f:  # one of our own sources, a few kB
+        text = f.read()
+    begin, end = text.find(CDEF_BEGIN), text.find(CDEF_END)
+    if begin < 0 or end < begin:
+        raise RuntimeError(f"{header}: no {CDEF_BEGIN} ... {CDEF_END} section")
+    return (text[begin + len(CDEF_BEGIN):end] +
+            '\nextern "Python" void _core_on_iteration(void *userdata, const SearchResult *iteration);\n')
 
 
 def _compiler_accepts(flag: str) -> bool:
@@ -118,24 +67,26 @@ def _cflags() -> list[str]:
     return flags
 
 
-SOURCES = ["dvonn.c", "dvonn_eval.c", "dvonn_net.c", "tzaar.c", "tzaar_eval.c", "tt.c", "search.c", "solve.c",
-           "core_api.c"]
+# The core (csrc/core) and one folder per game (csrc/<game>); generated headers in csrc/generated.
+INCLUDE_DIRS = ["core", "generated"]
 
 
-def _sources(relative: bool) -> list[str]:
+def _files(pattern: str, relative: bool) -> list[str]:
+    """The core's and the games' files (csrc/<folder>/<pattern>), in a fixed order."""
+    found = sorted(glob.glob(os.path.join(CSRC, "*", pattern)))
     # setuptools wants paths relative to setup.py's directory; ffi.compile() needs absolute ones.
-    base = "csrc" if relative else CSRC
-    return [os.path.join(base, n) for n in SOURCES]
+    return [os.path.relpath(f, ROOT) for f in found] if relative else found
 
 
 def make_builder(relative: bool = True) -> FFI:
     builder = FFI()
-    builder.cdef(CDEF)
+    builder.cdef(api_cdef())
     builder.set_source(
         "engine._core",
         '#include "core_api.h"\n',
-        sources=_sources(relative),
-        include_dirs=[CSRC],
+        sources=_files("*.c", relative),
+        depends=_files("*.h", relative),  # a changed header rebuilds too
+        include_dirs=[os.path.join(CSRC, d) for d in INCLUDE_DIRS],
         extra_compile_args=_cflags(),
         extra_link_args=["-pthread"] + shlex.split(os.environ.get("GIPF_CORE_LDFLAGS", "")),
     )
@@ -145,7 +96,6 @@ def make_builder(relative: bool = True) -> FFI:
 ffibuilder = make_builder(relative=os.path.abspath(os.getcwd()) == ROOT)
 
 if __name__ == "__main__":
-    import glob
     import shutil
 
     os.chdir(ROOT)

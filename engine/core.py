@@ -9,7 +9,8 @@ engine/games.py, ``cells`` = one string per point in canonical order (stack
 bottom-to-top), ``side`` 0 White / 1 Black, ``phase`` = the game's
 ``core_phase`` (TZAAR: 2 is the second action of a turn).  The game class says
 how a stack is encoded (``core_top_codes``, ``core_extra``) and names the move
-kinds (``core_kinds``); the C constants come through cffi.
+kinds (``core_kinds``).  The C constants (the move layout, the limits, the scores) come
+through cffi from csrc/core/core_api.h, their only copy; without the core they are None.
 
 Moves come back as tuples (kind, from, to): DVONN ('place', -1, to) /
 ('move', from, to) / ('pass', -1, -1); TZAAR ('capture'|'stack', from, to) /
@@ -34,11 +35,21 @@ except Exception as _exc:  # noqa: BLE001 - any import failure means "no core"
     UNAVAILABLE_REASON = f"engine._core not importable ({type(_exc).__name__}: {_exc})"
 
 Move = tuple[str, int, int]
-# The C side's constants, read through cffi (`#define X ...` in _core_build.CDEF).
-MAX_MOVES = _lib.CORE_MAX_MOVES if AVAILABLE else 400
-WIN = _lib.SCORE_WIN if AVAILABLE else 1_000_000  # |score| >= WIN: a proven win/loss
-MARGIN = _lib.SCORE_MARGIN if AVAILABLE else 256  # score per point of a proven final margin
-MAX_MULTIPV = _lib.MAX_MULTIPV if AVAILABLE else 10
+
+
+def _constant(name: str) -> Any:
+    """A #define of csrc/core/core_api.h as the compiled module has it (None without it)."""
+    return getattr(_lib, name) if AVAILABLE else None
+
+
+MAX_MOVES = _constant("CORE_MAX_MOVES")  # room core_legal needs
+TURN_MAX = _constant("CORE_TURN_MAX")  # actions of one turn core_search / core_solve return
+WIN = _constant("SCORE_WIN")  # |score| >= WIN: a proven win/loss
+MARGIN = _constant("SCORE_MARGIN")  # score per point of a proven final margin
+MAX_MULTIPV = _constant("MAX_MULTIPV")
+WEIGHT_MAX = _constant("CORE_WEIGHT_MAX")  # |weight value| at most this
+_TO_SHIFT, _KIND_SHIFT, _POINT_MASK = (_constant(n) for n in ("MOVE_TO_SHIFT", "MOVE_KIND_SHIFT",
+                                                             "MOVE_POINT_MASK"))
 
 
 class CoreError(RuntimeError):
@@ -116,9 +127,16 @@ def _game_class(game: str):
     return cls
 
 
+_game_ids: dict[str, int] = {}
+
+
 def _game_id(game: str) -> int:
-    """The core's number for a game: CORE_GAME_<NAME> in csrc/core_api.h, -1 if it has none."""
-    return getattr(_lib, f"CORE_GAME_{game.upper()}", -1) if AVAILABLE else -1
+    """The core's number for a game (its place in csrc/core/games.c), -1 if it has none."""
+    if not AVAILABLE:
+        return -1
+    if game not in _game_ids:
+        _game_ids[game] = int(_lib.core_game(game.encode()))
+    return _game_ids[game]
 
 
 def has_game(game: str) -> bool:
@@ -155,11 +173,13 @@ def _arrays(game: str, cells: Sequence[str]):
 
 
 def decode_move(game: str, raw: int) -> Move:
-    kind = _game_class(game).core_kinds[raw >> 12]
+    """A core move as (kind, from, to), by the layout of csrc/core/core_api.h."""
+    _require()
+    kind = _game_class(game).core_kinds[raw >> _KIND_SHIFT]
     if kind == "pass":
         return ("pass", -1, -1)
-    src = raw & 63
-    return (kind, -1 if kind == "place" else src, (raw >> 6) & 63)
+    src = raw & _POINT_MASK
+    return (kind, -1 if kind == "place" else src, (raw >> _TO_SHIFT) & _POINT_MASK)
 
 
 def perft(game: str, cells: Sequence[str], side: int, phase: int, depth: int,
@@ -215,12 +235,9 @@ class Weight:
     help: str
 
 
-WEIGHT_MAX = 1_000_000  # CORE_WEIGHT_MAX in csrc/core_api.h
-
-
 def weights(game: str) -> list[Weight]:
-    """The game's named weights, current and default values: the evaluation's (csrc/<game>_eval.h),
-    then the search parameters (search_*, csrc/search.h)."""
+    """The game's named weights, current and default values: the evaluation's
+    (csrc/<game>/<game>_eval.h), then the search parameters (search_*, csrc/core/search.h)."""
     _require(game)
     out = []
     name, text = _ffi.new("const char **"), _ffi.new("const char **")
@@ -326,7 +343,7 @@ def search(game: str, cells: Sequence[str], side: int, phase: int, *,
         prm.on_iteration = _lib._core_on_iteration
         prm.userdata = _ffi.cast("void *", key)
     res = _ffi.new("SearchResult *")
-    turn = _ffi.new("uint32_t[4]")
+    turn = _ffi.new("uint32_t[]", TURN_MAX)
     turnlen = _ffi.new("int *")
     if stop is not None:
         stop.running += 1
@@ -401,14 +418,14 @@ def _position(game: str, cells: Sequence[str]):
 def solve(game: str, cells: Sequence[str], side: int, phase: int, *,
           time_ms: Optional[float] = None, nodes: Optional[int] = None,
           stop: Optional[StopFlag] = None) -> Solution:
-    """Exact endgame solve within the budget (see csrc/solve.h); CoreError on failure."""
+    """Exact endgame solve within the budget (see csrc/core/solve.h); CoreError on failure."""
     h, t, e = _position(game, cells)
     prm = _ffi.new("SolveParams *")
     prm.time_ms = min(int(time_ms), 1 << 62) if time_ms else 0  # the C side saturates
     prm.nodes = int(nodes) if nodes else 0
     prm.stop = stop._cell if stop is not None and stop._cell is not None else _ffi.NULL
     res = _ffi.new("SolveResult *")
-    turn = _ffi.new("uint32_t[4]")
+    turn = _ffi.new("uint32_t[]", TURN_MAX)
     turnlen = _ffi.new("int *")
     rc = _lib.core_solve(_game_id(game), h, t, e, side, phase, prm, res, turn, turnlen)
     if rc < 0:

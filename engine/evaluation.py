@@ -1,6 +1,6 @@
 """The named evaluation seen from the protocol: `eval` (term by term) and `weights`.
 
-The weights live in the compiled core (csrc/<game>_eval.h), one set per game for the
+The weights live in the compiled core (csrc/<game>/<game>_eval.h), one set per game for the
 whole process: newgame does not reset them.  A weights file is what `weights` prints:
 one `<game>.<name> <value>` per line, `#` starts a comment.
 """

@@ -98,7 +98,7 @@ def time_limits(game, options: Options, clock: Clock) -> tuple[Optional[float], 
     stops at the second.  `option timeman classic`, or no clock: no last start (None: the
     core's own rule, 45 % of the deadline) and the deadline is the move's time.  `adaptive`
     with a clock: iterations start until SOFT_START of the share, scaled by how settled the
-    best move is (csrc/search_impl.h S(last_start_ns)), and may run to the clock's hard limit
+    best move is (csrc/core/search_impl.h S(last_start_ns)), and may run to the clock's hard limit
     (using a fixed move time to its end lost TZAAR games: README's time experiments)."""
     limit = time_limit_ms(game, options, clock)
     if limit is None or not clock.active or options.timeman != "adaptive":

@@ -1,4 +1,4 @@
-"""The DVONN network: scripts/train_net's fit, and csrc/dvonn_net.c against its numpy twin."""
+"""The DVONN network: scripts/train_net's fit, and csrc/dvonn/dvonn_net.c against its numpy twin."""
 from __future__ import annotations
 
 import contextlib
@@ -62,7 +62,7 @@ def test_the_trainer_recovers_a_network_it_did_not_start_from():
 
 
 def test_the_core_network_is_the_numpy_forward_pass_of_the_header_exactly():
-    weights = train_net.read_header(np, REPO / "csrc" / "dvonn_net_weights.h")
+    weights = train_net.read_header(np, REPO / "csrc" / "generated" / "dvonn_net_weights.h")
     assert np.abs(weights["out"]).sum() > 0  # a trained network, not zeros
     positions = list(movement_positions(7, games=4))
     cats = [train_net.cell_categories(g.cells) for g in positions]

@@ -1,4 +1,4 @@
-"""The search parameters (csrc/search.h): named weights `<game>.search_*`, each with an effect."""
+"""The search parameters (csrc/core/search.h): named weights `<game>.search_*`, each with an effect."""
 from __future__ import annotations
 
 import random

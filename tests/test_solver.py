@@ -1,4 +1,4 @@
-"""The exact endgame solver (csrc/solve*.{c,h}, core.solve) against plain minimax
+"""The exact endgame solver (csrc/core/solve*.{c,h}, core.solve) against plain minimax
 over the Python rules, and through the protocol."""
 from __future__ import annotations
 

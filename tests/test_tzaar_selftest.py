@@ -1,4 +1,4 @@
-"""The TZAAR C module's own self-test (csrc/tzaar_selftest.c), built with ASan/UBSan.
+"""The TZAAR C module's own self-test (tests/csrc/tzaar_selftest.c), built with ASan/UBSan.
 
 It checks the bitboard module against a plain point-by-point reference copy of
 the rules over random games, the incremental counts and hashes against fresh
@@ -15,6 +15,7 @@ from conftest import REPO
 from engine.openings import fixed_opening
 
 CSRC = REPO / "csrc"
+SELFTEST = REPO / "tests" / "csrc" / "tzaar_selftest.c"
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
@@ -22,8 +23,9 @@ def test_tzaar_c_module_selftest_passes(tmp_path):
     binary = tmp_path / "tzaar_selftest"
     subprocess.run(["gcc", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-std=c11",
                     "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
-                    str(CSRC / "tzaar.c"), str(CSRC / "tzaar_eval.c"),
-                    str(CSRC / "tzaar_selftest.c"), "-o", str(binary)],
+                    "-I", str(CSRC / "core"), "-I", str(CSRC / "tzaar"),
+                    str(CSRC / "tzaar" / "tzaar.c"), str(CSRC / "tzaar" / "tzaar_eval.c"),
+                    str(SELFTEST), "-o", str(binary)],
                    check=True, capture_output=True, text=True)
     run = subprocess.run([str(binary)], capture_output=True, text=True, timeout=300,
                          env={"ASAN_OPTIONS": "detect_leaks=0",

@@ -1,5 +1,5 @@
-"""Train the DVONN evaluation's small network (csrc/dvonn_net.c) on self-play data and write its
-integer weights as a C header (csrc/dvonn_net_weights.h).
+"""Train the DVONN evaluation's small network (csrc/dvonn/dvonn_net.c) on self-play data and write its
+integer weights as a C header (csrc/generated/dvonn_net_weights.h).
 
 The network is a residual on the hand-written evaluation: its output, in evaluation points, is
 added to the current evaluation inside the win probability 1 / (1 + 10^(-K * eval / 400)) of
@@ -13,7 +13,7 @@ are widened by the board's four symmetries (the held-out games are not), which h
 overfitting of the 2,000 first-layer weights per unit.  Deterministic given the data and --seed.
 
 Example:
-  gipf-train-net --holdout 0.2 sp1.jsonl sp2.jsonl --out csrc/dvonn_net_weights.h
+  gipf-train-net --holdout 0.2 sp1.jsonl sp2.jsonl --out csrc/generated/dvonn_net_weights.h
   python3 engine/_core_build.py && echo "weights set net 100" | python3 -m engine
 """
 from __future__ import annotations
@@ -158,7 +158,7 @@ def quantise(np, parts):
 
 
 def int_output(np, weights, cats, sides, net_weight: int = 100):
-    """The C network's term for the side to act (csrc/dvonn_net.c), exactly: evaluation points."""
+    """The C network's term for the side to act (csrc/dvonn/dvonn_net.c), exactly: evaluation points."""
     cats = np.asarray(cats, np.int64).reshape(-1, 49)
     sides = np.asarray(sides).reshape(-1)
     w1 = weights["w1"].reshape(49, CATEGORIES, -1)

@@ -1,13 +1,14 @@
 /* Standalone self-test for the TZAAR module (not part of the package build); the fixed
  * layout comes from engine/openings.py (its only copy), as 60 letters in point order:
  *   export TZAAR_FIXED_LAYOUT=$(python3 -c 'from engine.openings import fixed_opening; print("".join(fixed_opening()))')
- *   gcc -O2 -Wall -Wextra -std=c11 -fsanitize=address,undefined csrc/tzaar.c csrc/tzaar_selftest.c -o /tmp/tzt && /tmp/tzt
- *   gcc -O3 -Wall -Wextra -std=c11 csrc/tzaar.c csrc/tzaar_selftest.c -o /tmp/tzt3 && /tmp/tzt3 bench
+ *   gcc -O2 -Wall -Wextra -std=c11 -fsanitize=address,undefined -Icsrc/core -Icsrc/tzaar csrc/tzaar/tzaar.c csrc/tzaar/tzaar_eval.c tests/csrc/tzaar_selftest.c -o /tmp/tzt && /tmp/tzt
+ *   gcc -O3 -Wall -Wextra -std=c11 -Icsrc/core -Icsrc/tzaar csrc/tzaar/tzaar.c csrc/tzaar/tzaar_eval.c tests/csrc/tzaar_selftest.c -o /tmp/tzt3 && /tmp/tzt3 bench
  * Modes: (none) = all tests; "rays" = dump ray tables; "bench" = tests + perft(2)/(3) timing;
  *        "pos SIDE PHASE h0,t0 h1,t1 ... (60)" = perft(1), perft(2) of a given position.
  */
 #define _POSIX_C_SOURCE 199309L
 #include "tzaar.h"
+#include "tzaar_eval.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +108,7 @@ static int ref_gen(const Ref *r, uint32_t *mv)
             }
         }
     }
-    if (r->phase == 2) mv[n++] = TZ_MOVE_PASS;
+    if (r->phase == 2) mv[n++] = MOVE_PASS;
     return n;
 }
 static int ref_count(const Ref *r, int code)
@@ -271,6 +272,7 @@ static void dump_rays(void)
 int main(int argc, char **argv)
 {
     tz_global_init();
+    tz_eval_init();
     ref_geometry();
     if (argc > 1 && !strcmp(argv[1], "rays")) { dump_rays(); return 0; }
     if (argc > 1 && !strcmp(argv[1], "pos")) {
@@ -381,7 +383,7 @@ int main(int argc, char **argv)
            A3->A5 (up through empty A4), A5->A3; plus pass */
         int nstack = 0, npass = 0, burying = 0;
         for (int i = 0; i < n; i++) {
-            if (mv[i] == TZ_MOVE_PASS) npass++;
+            if (mv[i] == MOVE_PASS) npass++;
             else if ((mv[i] >> 12) == 1) {
                 nstack++;
                 TzPos r = q;
@@ -397,7 +399,7 @@ int main(int argc, char **argv)
         /* pass: Black to act, has no capture (all isolated far away)? Black I-stacks
            face nothing capturable -> White wins at handover */
         TzPos r = q;
-        tz_play(&r, TZ_MOVE_PASS);
+        tz_play(&r, MOVE_PASS);
         int sw = 0;
         CHECK(tz_over(&r, &sw) && sw == 1, "handover without capture should give White the win");
     }

@@ -10,17 +10,17 @@
  * Phase: 0 White's single-capture opening turn, 1 first action of a normal
  * turn (mandatory capture), 2 second action (capture / stack / pass).
  */
-#ifndef TZAAR_H
-#define TZAAR_H
+#ifndef GIPF_TZAAR_H
+#define GIPF_TZAAR_H
 
-#include <stdint.h>
+#include "common.h"
 
-#define TZ_NPOINTS   60
+#define TZ_POINTS    60
 #define TZ_MAX_MOVES 400
-#define TZ_MOVE_PASS 0x2FFFu
+#define TZ_TURN_ACTIONS 2        /* actions in a turn the search returns (a turn is two) */
 #define TZ_KIND_CAPTURE 0
 #define TZ_KIND_STACK   1
-#define TZ_KIND_PASS    2
+#define TZ_KIND_PASS    MOVE_KIND_PASS
 #define TZ_WIN_EVAL  300000      /* eval given to a position won in the current action */
 
 typedef struct {
@@ -61,12 +61,13 @@ int      tz_phase_change(const TzPos *parent, const TzPos *child);
 /* No null move in TZAAR (a turn is two actions): always 0. */
 int      tz_null_move(const TzPos *p, TzPos *out);
 uint64_t tz_perft(const TzPos *p, int depth);
+/* tz_perft's count, given up (*stopped set, the count meaningless) soon after *stop is set. */
+uint64_t tz_perft_stoppable(const TzPos *p, int depth, const int32_t *stop, int *stopped);
 
 /* Extras (not part of the contract, used by tests / tools). */
 int      tz_count_actions(const TzPos *p);           /* == tz_gen's count, no list */
 int      tz_has_capture(const TzPos *p, int colour); /* colour has a capture now */
 uint64_t tz_hash_full(const TzPos *p);               /* hash recomputed from scratch */
 uint64_t tz_attacked(const TzPos *p);                /* stacks an enemy stack can capture now */
-/* Fixed opening of the rules (colour 0 White); heights 1. */
 
 #endif

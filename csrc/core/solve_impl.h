@@ -1,10 +1,4 @@
-/* Generic exact solver (see solve.h), instantiated by solve.c with GP (game
- * prefix), POS and MAXMOVES defined, like search_impl.h. */
-
-#define CAT_(a, b) a##b
-#define CAT(a, b) CAT_(a, b)
-#define G(name) CAT(CAT(GP, _), name)
-#define S(name) CAT(CAT(name, _), GP)
+/* Generic exact solver (see solve.h), instantiated by game_impl.h like search_impl.h. */
 
 typedef struct {
     SolveTT *tt;
@@ -109,7 +103,7 @@ static int S(solve_pv)(const SolveTT *tt, const POS *root, uint32_t first, uint3
     return 0; /* the table no longer holds the whole line */
 }
 
-int CAT(solve_, GP)(const POS *root, const SolveParams *prm, SolveTT *tt, SolveResult *res)
+static int S(solve)(const POS *root, const SolveParams *prm, SolveTT *tt, SolveResult *res)
 {
     memset(res, 0, sizeof *res);
     int64_t start = now_ns();
@@ -143,8 +137,3 @@ int CAT(solve_, GP)(const POS *root, const SolveParams *prm, SolveTT *tt, SolveR
     res->pvlen = S(solve_pv)(tt, root, best, res->pv);
     return 0;
 }
-
-#undef G
-#undef S
-#undef CAT
-#undef CAT_

@@ -1,14 +1,8 @@
-/* Game-independent search, instantiated once per game by search.c.
- * Before including, define GP (game prefix token: dv, tz), POS (position
- * type) and MAXMOVES.  Fail-soft negamax PVS + iterative deepening + shared
- * TT + lazy SMP.  A ply is one action; the score is negated only when the
+/* Game-independent search, instantiated once per game by game_impl.h (which defines GP, the
+ * game prefix token, POS, MAXMOVES and the G() / S() name makers).  Fail-soft negamax PVS +
+ * iterative deepening + shared TT + lazy SMP.  A ply is one action; the score is negated only when the
  * side to act changes (TZAAR's two actions, DVONN's last placement + first
  * move are consecutive plies of one side). */
-
-#define CAT_(a, b) a##b
-#define CAT(a, b) CAT_(a, b)
-#define G(name) CAT(CAT(GP, _), name)   /* game function: dv_gen ... */
-#define S(name) CAT(CAT(name, _), GP)   /* this instantiation: node_dv ... */
 
 typedef struct S(Shared) S(Shared);
 
@@ -557,7 +551,7 @@ static void S(order_root)(S(Thread) *t, uint64_t seed)
     }
 }
 
-int CAT(search_, GP)(const POS *root, const SearchParams *prm, TT *tt, SearchResult *res)
+static int S(search)(const POS *root, const SearchParams *prm, TT *tt, SearchResult *res)
 {
     memset(res, 0, sizeof *res);
     S(Shared) sh;
@@ -570,7 +564,7 @@ int CAT(search_, GP)(const POS *root, const SearchParams *prm, TT *tt, SearchRes
     sh.next_report_ns = prm->report_ms > 0 ? sat_add_ns(sh.start_ns, ms_to_ns(prm->report_ms)) : 0;
     sh.max_depth = prm->depth > 0 && prm->depth < MAX_PLY - 8 ? prm->depth : MAX_PLY - 8;
     sh.multipv = prm->multipv < 1 ? 1 : prm->multipv > MAX_MULTIPV ? MAX_MULTIPV : prm->multipv;
-    sh.tu = search_tuning_clamped(&CAT(GP, _search_tuning).w);
+    sh.tu = search_tuning_clamped(&S(search_tuning).w);
     pthread_mutex_init(&sh.lock, NULL);
 
     uint32_t moves[MAXMOVES];
@@ -621,6 +615,3 @@ int CAT(search_, GP)(const POS *root, const SearchParams *prm, TT *tt, SearchRes
     pthread_mutex_destroy(&sh.lock);
     return 0;
 }
-
-#undef G
-#undef S

@@ -8,13 +8,12 @@
  * the known sign by MTD(f) (null windows; 10-50 % fewer nodes than one wide
  * window on Boardspace endgames).  Its own table keeps [lower, upper] bounds on the exact
  * value: they hold at any depth and in any later search, so nothing ages.
- * A node or time budget ends the attempt as "unknown". */
+ * A node or time budget ends the attempt as "unknown".  Compiled in each game's folder from
+ * solve_impl.h by game_impl.h; the parameter and result structs are the API's (core_api.h). */
 #ifndef GIPF_SOLVE_H
 #define GIPF_SOLVE_H
 
 #include "common.h"
-
-#define SOLVE_MAX_PV 128
 
 typedef struct {
     uint64_t key;
@@ -28,29 +27,7 @@ typedef struct {
     uint64_t mask;
 } SolveTT;
 
-typedef struct {
-    int64_t time_ms;     /* <= 0: none */
-    uint64_t nodes;      /* 0: none */
-    const int32_t *stop; /* optional external stop flag */
-} SolveParams;
-
-typedef struct {
-    int32_t solved;      /* 1: value and best are exact */
-    int32_t value;       /* final score_white from the side to act's view */
-    uint32_t best;       /* MOVE_NONE iff the game is over at the root */
-    int32_t pvlen;       /* plies to the end along the stored best moves (0 if unknown) */
-    uint64_t nodes;
-    double time_ms;
-    uint32_t pv[SOLVE_MAX_PV];
-} SolveResult;
-
 int  solve_tt_init(SolveTT *tt, int log2_slots); /* 0 ok, -1 no memory */
 void solve_tt_clear(SolveTT *tt);
-
-#include "dvonn.h"
-#include "dvonn_order.h"
-int solve_dv(const DvPos *root, const SolveParams *prm, SolveTT *tt, SolveResult *res);
-#include "tzaar.h"
-int solve_tz(const TzPos *root, const SolveParams *prm, SolveTT *tt, SolveResult *res);
 
 #endif

@@ -1,4 +1,4 @@
-/* Instantiates the shared search for each game (see search_impl.h). */
+/* The search's game-independent pieces; search_impl.h is compiled per game (game_impl.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "search.h"
 
@@ -10,26 +10,9 @@
 
 #include "clock_ns.h"
 
-/* Proven scores are stored relative to the node so they stay valid at any ply. */
-static inline int score_to_tt(int v, int ply)
-{
-    return v >= SCORE_PROVEN_MIN ? v + ply : v <= -SCORE_PROVEN_MIN ? v - ply : v;
-}
-
-static inline int score_from_tt(int v, int ply)
-{
-    return v >= SCORE_PROVEN_MIN ? v - ply : v <= -SCORE_PROVEN_MIN ? v + ply : v;
-}
-
-SearchTuningSet dv_search_tuning = {{DV_SEARCH_TUNING(WEIGHT_DEFAULT)}};
-SearchTuningSet tz_search_tuning = {{TZ_SEARCH_TUNING(WEIGHT_DEFAULT)}};
-const WeightInfo DV_SEARCH_TUNING_INFO[SEARCH_NTUNING] = {DV_SEARCH_TUNING(WEIGHT_INFO)};
-const WeightInfo TZ_SEARCH_TUNING_INFO[SEARCH_NTUNING] = {TZ_SEARCH_TUNING(WEIGHT_INFO)};
-
 static inline int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
-/* The parameters as one search reads them: each clamped to the range its help names. */
-static SearchTuning search_tuning_clamped(const SearchTuning *set)
+SearchTuning search_tuning_clamped(const SearchTuning *set)
 {
     SearchTuning tu = *set;
     tu.search_lmr_min_depth = clampi(tu.search_lmr_min_depth, 1, 20);
@@ -54,7 +37,7 @@ static SearchTuning search_tuning_clamped(const SearchTuning *set)
 
 /* 100 x ln(i) for late-move reductions; ln by halving into [1, 2) and the atanh series
  * (no libm needed). */
-static int LN100[256];
+int LN100[256];
 static __attribute__((constructor)) void ln_table_init(void)
 {
     for (int i = 1; i < 256; i++) {
@@ -67,6 +50,3 @@ static __attribute__((constructor)) void ln_table_init(void)
         LN100[i] = (int)(100.0 * (ln + 2.0 * sum) + 0.5);
     }
 }
-
-#define PER_GAME_IMPL "search_impl.h"
-#include "per_game.h"

@@ -65,14 +65,9 @@ DECLARE_WEIGHTS(TZ_WEIGHTS, TZ_WEIGHT_INDEX, TZ_NWEIGHTS, TzWeights, TzWeightSet
 
 extern TzWeightSet tz_weights;              /* current values */
 extern const WeightInfo TZ_WEIGHT_INFO[TZ_NWEIGHTS];
-extern const int16_t TZ_HEIGHT_BONUS[32];   /* tzaar.c: per height, summed per type in hsum */
-extern uint64_t TZ_RING[5];                 /* tzaar.c: points at hex distance r from the centre */
-
-void tz_eval_init(void);                    /* from tz_global_init */
+void tz_eval_init(void);                    /* once, after tz_global_init */
 /* Static evaluation (as tz_eval) and each weight's share of it per colour:
  * terms[2*i + c] = what weight i adds for colour c (0 White, 1 Black). */
 int tz_eval_terms(const TzPos *p, double *terms);
-/* stacks of colour c able to capture some stack of mask m (tzaar.c) */
-uint64_t tz_attackers(const TzPos *p, uint64_t m, int c);
 
 #endif

@@ -1,20 +1,25 @@
-/* Shared definitions for the compiled core (both games, search, TT). */
+/* Shared definitions for the compiled core (every game, the search, the TT). */
 #ifndef GIPF_COMMON_H
 #define GIPF_COMMON_H
 
 #include <stdint.h>
 #include <stddef.h>
 
+#include "core_api.h"  /* the move layout */
+
 #define CORE_VERSION "0.1.0"
 
-/* Move = from | to << 6 | kind << 12; see CONTRACT.md. */
+/* Move = from | to << MOVE_TO_SHIFT | kind << MOVE_KIND_SHIFT (core_api.h); see CONTRACT.md. */
 #define MOVE_NONE 0u
 #define MOVE_NULL 0xFFFFFFFFu  /* the search's imagined pass (null-move pruning) */
-#define MOVE_PASS 0x2FFFu
-#define MOVE_FROM(m) ((int)((m) & 63u))
-#define MOVE_TO(m) ((int)(((m) >> 6) & 63u))
-#define MOVE_KIND(m) ((int)((m) >> 12))
-#define MAKE_MOVE(from, to, kind) ((uint32_t)(from) | (uint32_t)(to) << 6 | (uint32_t)(kind) << 12)
+#define MOVE_NO_POINT MOVE_POINT_MASK  /* a placement's from, a pass's from and to */
+#define MOVE_FROM(m) ((int)((m) & MOVE_POINT_MASK))
+#define MOVE_TO(m) ((int)(((m) >> MOVE_TO_SHIFT) & MOVE_POINT_MASK))
+#define MOVE_KIND(m) ((int)((m) >> MOVE_KIND_SHIFT))
+#define MAKE_MOVE(from, to, kind) \
+    ((uint32_t)(from) | (uint32_t)(to) << MOVE_TO_SHIFT | (uint32_t)(kind) << MOVE_KIND_SHIFT)
+#define MOVE_KIND_PASS 2       /* the same kind in every game */
+#define MOVE_PASS MAKE_MOVE(MOVE_NO_POINT, MOVE_NO_POINT, MOVE_KIND_PASS)  /* 0x2FFF */
 
 static inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
 static inline int ctz64(uint64_t x) { return __builtin_ctzll(x); }

@@ -5,8 +5,8 @@
  * Moves and the arrays given to dv_init use the canonical point index of
  * engine/hexgrid.py (row-major A1..I1, A2..J2, ...).
  *
- * Moves: from | to << 6 | kind << 12, kind 0 = stack move, 1 = placement
- * (from = 63), 2 = pass (exactly MOVE_PASS = 0x2FFF).
+ * Moves: MAKE_MOVE(from, to, kind) (common.h), kind DV_KIND_MOVE (a stack move),
+ * DV_KIND_PLACE (from = MOVE_NO_POINT), DV_KIND_PASS (the pass is MOVE_PASS).
  */
 #ifndef GIPF_DVONN_H
 #define GIPF_DVONN_H
@@ -16,9 +16,14 @@
 #define DV_POINTS 49
 #define DV_BITS 55
 #define DV_MAX_MOVES 300
+#define DV_TURN_ACTIONS 1   /* actions in a turn the search returns (the last placement and the
+                             * first stack move, both White's, are two searches) */
+#define DV_KIND_MOVE 0
+#define DV_KIND_PLACE 1
+#define DV_KIND_PASS MOVE_KIND_PASS
 
-#define DV_PLACE(to) MAKE_MOVE(63, (to), 1)
-#define DV_MOVE(from, to) MAKE_MOVE((from), (to), 0)
+#define DV_PLACE(to) MAKE_MOVE(MOVE_NO_POINT, (to), DV_KIND_PLACE)
+#define DV_MOVE(from, to) MAKE_MOVE((from), (to), DV_KIND_MOVE)
 
 typedef struct {
     uint64_t occ;    /* occupied bits */
@@ -47,15 +52,14 @@ int      dv_phase_change(const DvPos *parent, const DvPos *child);
 /* The position with the turn passed, for null-move pruning: 1, or 0 where none is imagined. */
 int      dv_null_move(const DvPos *p, DvPos *out);
 uint64_t dv_perft(const DvPos *p, int depth);
+/* dv_perft's count, given up (*stopped set, the count meaningless) soon after *stop is set. */
+uint64_t dv_perft_stoppable(const DvPos *p, int depth, const int32_t *stop, int *stopped);
 
 #define DV_KEY_SIDE 0x5A17E5C0FFEE1234ull  /* hashed in iff Black is to act */
 
 /* The search's evaluation-cache key: the hash without the side to act, so a position and
  * its twin with the other side to act (the null move's) share dv_eval_pair's entry. */
 static inline uint64_t dv_eval_key(const DvPos *p) { return p->hash ^ (p->side ? DV_KEY_SIDE : 0); }
-
-/* Export back to canonical arrays (height, top 0/1/2, number of reds is not
- * tracked exactly: extra = 1 if the stack contains red). */
 
 /* dv_move_order (ordering hint) is inline in dvonn_order.h. */
 

@@ -1,10 +1,8 @@
 /* DVONN: bitboard position, move generation, Zobrist hash, evaluation, perft. */
 #include "dvonn.h"
 #include "dvonn_geom.h"
-#include "dvonn_eval.h"
 
 #include <string.h>
-
 
 /* Geometry tables shared with dvonn_eval.c (declared in dvonn_geom.h). */
 uint64_t VALID, INNER, NCOL0, NCOL10;
@@ -113,7 +111,6 @@ void dv_global_init(void)
         for (int red = 0; red < 2; red++)
             for (int b = 0; b < DV_BITS; b++)
                 for (int h = 0; h < ZKEY_HEIGHTS; h++) ZKEY[top][red][b][h] = cell_key_of(b, h, top, red);
-    dv_eval_init();
 }
 
 /* Which of the six neighbours of b (cyclic order) are in occ. */
@@ -228,7 +225,7 @@ int dv_over(const DvPos *p, int *score_white)
 void dv_play(DvPos *p, uint32_t move)
 {
     int kind = MOVE_KIND(move);
-    if (kind == 1) {
+    if (kind == DV_KIND_PLACE) {
         int b = IDX2BIT[MOVE_TO(move)];
         uint64_t bit = 1ull << b;
         int k = p->placed;
@@ -248,7 +245,7 @@ void dv_play(DvPos *p, uint32_t move)
         }
         return;
     }
-    if (kind == 0) {
+    if (kind == DV_KIND_MOVE) {
         int f = IDX2BIT[MOVE_FROM(move)], t = IDX2BIT[MOVE_TO(move)];
         uint64_t fb = 1ull << f, tb = 1ull << t;
         int s = top_of(p, fb), red_moved = (p->red & fb) != 0;
@@ -305,6 +302,23 @@ uint64_t dv_perft(const DvPos *p, int depth)
         DvPos c = *p;
         dv_play(&c, moves[i]);
         total += dv_perft(&c, depth - 1);
+    }
+    return total;
+}
+
+/* Perft that looks at *stop between subtrees small enough to count in well under a
+ * millisecond. */
+uint64_t dv_perft_stoppable(const DvPos *p, int depth, const int32_t *stop, int *stopped)
+{
+    if (depth <= 2) return dv_perft(p, depth);
+    if (*stopped || (*stopped = __atomic_load_n(stop, __ATOMIC_RELAXED) != 0)) return 0;
+    uint32_t moves[DV_MAX_MOVES];
+    int n = dv_gen(p, moves);
+    uint64_t total = 0;
+    for (int i = 0; i < n && !*stopped; i++) {
+        DvPos c = *p;
+        dv_play(&c, moves[i]);
+        total += dv_perft_stoppable(&c, depth - 1, stop, stopped);
     }
     return total;
 }

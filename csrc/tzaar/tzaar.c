@@ -18,12 +18,11 @@
  * - Also incremental: visible stacks per (colour, type), the per-type sum of
  *   a height-bonus table, the mask of stacks of height >= 2, Zobrist keys
  *   over (point, top code, min(height, 31)) + side + phase.
- * - The self-test csrc/tzaar_selftest.c checks all of it against a plain
+ * - The self-test tests/csrc/tzaar_selftest.c checks all of it against a plain
  *   coordinate-walking reference implementation along random games.
  */
 #include "tzaar.h"
-#include "common.h"
-#include "tzaar_eval.h"
+#include "tzaar_geom.h"
 
 #include <string.h>
 #if defined(__SSE2__)
@@ -46,11 +45,11 @@ static const int8_t DIRS[6][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, -1}, {-1
  * RAY | bit 63, blocker = lsb(RAYX & (occ | bit 63)), 63 when none.  Odd d:
  * (RAY << 1) | 1, blocker = (msb(RAYX & ((occ << 1) | 1)) - 1) & 63, 63 when
  * none.  Point 63 is never occupied and has h = 0. */
-static uint64_t RAYX[TZ_NPOINTS][6];
-static uint64_t ZOB[TZ_NPOINTS][6][32];       /* (point, top code, min(height,31)) */
+static uint64_t RAYX[TZ_POINTS][6];
+static uint64_t ZOB[TZ_POINTS][6][32];       /* (point, top code, min(height,31)) */
 static uint64_t ZSIDE;                        /* xored when Black is to act */
 static uint64_t ZPHASE[3];
-static int8_t   PX[TZ_NPOINTS], PY[TZ_NPOINTS];
+static int8_t   PX[TZ_POINTS], PY[TZ_POINTS];
 
 #define BIT(i) (1ULL << (i))
 #define B63 (1ULL << 63)
@@ -106,7 +105,7 @@ void tz_global_init(void)
             i++;
         }
     }
-    for (int p = 0; p < TZ_NPOINTS; p++)
+    for (int p = 0; p < TZ_POINTS; p++)
         for (int d = 0; d < 6; d++) {
             uint64_t m = 0;
             int x = PX[p] + DIRS[d][0], y = PY[p] + DIRS[d][1];
@@ -119,13 +118,12 @@ void tz_global_init(void)
             RAYX[p][d] = (d & 1) ? (m << 1) | 1 : m | B63;
         }
     uint64_t s = 0x54A5A12016ULL;   /* fixed seed: reproducible keys */
-    for (int p = 0; p < TZ_NPOINTS; p++)
+    for (int p = 0; p < TZ_POINTS; p++)
         for (int c = 0; c < 6; c++)
             for (int h = 0; h < 32; h++)
                 ZOB[p][c][h] = next_key(&s);
     ZSIDE = next_key(&s);
     for (int k = 0; k < 3; k++) ZPHASE[k] = next_key(&s);
-    tz_eval_init();
 }
 
 static inline uint64_t zkey(int p, int code, int h)
@@ -190,7 +188,7 @@ uint64_t tz_attacked(const TzPos *p)
     return ~zero & (BIT(60) - 1);
 #else
     uint64_t m = 0;
-    for (int i = 0; i < TZ_NPOINTS; i++) m |= (uint64_t)(p->natt[i] != 0) << i;
+    for (int i = 0; i < TZ_POINTS; i++) m |= (uint64_t)(p->natt[i] != 0) << i;
     return m;
 #endif
 }
@@ -255,7 +253,7 @@ void tz_init(TzPos *p, const uint8_t *height, const uint8_t *top,
 {
     (void)extra;
     memset(p, 0, sizeof *p);
-    for (int i = 0; i < TZ_NPOINTS; i++) {
+    for (int i = 0; i < TZ_POINTS; i++) {
         if (!height[i]) continue;
         int c = top[i] % 6;
         p->h[i] = height[i];
@@ -296,8 +294,8 @@ int tz_gen(const TzPos *p, uint32_t *mv)
     const uint8_t *h = p->h;
     int n = 0;
     /* every slot is written, the count advances only for a real action */
-#define CAP(t) do { mv[n] = (uint32_t)(f | (t) << 6); n += (int)((en >> (t)) & 1) & (h[t] <= hf); } while (0)
-#define STK(t) do { mv[n] = (uint32_t)(f | (t) << 6 | TZ_KIND_STACK << 12); n += (int)((own >> (t)) & 1); } while (0)
+#define CAP(t) do { mv[n] = MAKE_MOVE(f, t, TZ_KIND_CAPTURE); n += (int)((en >> (t)) & 1) & (h[t] <= hf); } while (0)
+#define STK(t) do { mv[n] = MAKE_MOVE(f, t, TZ_KIND_STACK); n += (int)((own >> (t)) & 1); } while (0)
     if (p->phase == 2) {
         for (uint64_t b = own; b; b &= b - 1) {
             const int f = ctz64(b), hf = h[f];
@@ -305,7 +303,7 @@ int tz_gen(const TzPos *p, uint32_t *mv)
             CAP(t0); STK(t0); CAP(t1); STK(t1); CAP(t2); STK(t2);
             CAP(t3); STK(t3); CAP(t4); STK(t4); CAP(t5); STK(t5);
         }
-        mv[n++] = TZ_MOVE_PASS;
+        mv[n++] = MOVE_PASS;
     } else {
         for (uint64_t b = own; b; b &= b - 1) {
             const int f = ctz64(b), hf = h[f];
@@ -349,10 +347,10 @@ static inline void handover(TzPos *p)
 
 void tz_play(TzPos *p, uint32_t m)
 {
-    const int kind = (int)(m >> 12);
+    const int kind = MOVE_KIND(m);
     const int s = p->side;
     if (kind != TZ_KIND_PASS) {
-        const int f = (int)(m & 63), t = (int)((m >> 6) & 63);
+        const int f = MOVE_FROM(m), t = MOVE_TO(m);
         const int cf = p->code[f], hf = p->h[f];
         const int ct = p->code[t], ht = p->h[t];
         const uint64_t bf = BIT(f), bt = BIT(t);
@@ -459,7 +457,7 @@ static uint64_t perft_rec(const TzPos *p, int depth)
          * capture is applied to a light copy (no hash / line-of-sight data). */
         const int s = p->side;
         for (int i = 0; i < n; i++) {
-            const int f = (int)(mv[i] & 63), t = (int)((mv[i] >> 6) & 63);
+            const int f = MOVE_FROM(mv[i]), t = MOVE_TO(mv[i]);
             if (p->cnt[p->code[t]] == 1) {      /* the first capture ends the game */
                 total++;
                 continue;
@@ -500,6 +498,35 @@ uint64_t tz_perft(const TzPos *p, int depth)
     return perft_rec(p, depth);
 }
 
+/* The same count, looking at *stop between subtrees small enough to count in well under a
+ * millisecond (a first capture that ends the game is a leaf only at depth 1). */
+uint64_t tz_perft_stoppable(const TzPos *p, int depth, const int32_t *stop, int *stopped)
+{
+    if (depth <= 1) return tz_perft(p, depth);
+    if (*stopped || (*stopped = __atomic_load_n(stop, __ATOMIC_RELAXED) != 0)) return 0;
+    if (tz_over(p, NULL)) return 0;
+    uint32_t mv[TZ_MAX_MOVES];
+    int n = tz_gen(p, mv);
+    uint64_t total = 0;
+    for (int i = 0; i < n && !*stopped; i++) {
+        TzPos q = *p;
+        tz_play(&q, mv[i]);
+        if (p->phase != 1) {
+            total += tz_perft_stoppable(&q, depth - 1, stop, stopped);
+            continue;
+        }
+        if (tz_over(&q, NULL)) continue;
+        uint32_t mv2[TZ_MAX_MOVES];
+        int n2 = tz_gen(&q, mv2);
+        for (int j = 0; j < n2 && !*stopped; j++) {
+            TzPos r = q;
+            tz_play(&r, mv2[j]);
+            total += tz_perft_stoppable(&r, depth - 1, stop, stopped);
+        }
+    }
+    return total;
+}
+
 /* stacks of colour c able to capture some stack of mask m */
 uint64_t tz_attackers(const TzPos *p, uint64_t m, int c)
 {
@@ -523,9 +550,9 @@ static inline int cl15(int n) { return n > 15 ? 15 : n; }
 
 int tz_move_order(const TzPos *p, uint32_t m)
 {
-    int kind = (int)(m >> 12);
+    int kind = MOVE_KIND(m);
     if (kind == TZ_KIND_PASS) return 5;
-    int f = (int)(m & 63), t = (int)((m >> 6) & 63);
+    int f = MOVE_FROM(m), t = MOVE_TO(m);
     int ct = p->code[t], n = p->cnt[ct], ht = p->h[t];
     if (kind == TZ_KIND_CAPTURE) {
         if (n == 1) return 1000;                       /* wins at once */

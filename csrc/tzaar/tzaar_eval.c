@@ -9,7 +9,7 @@
  * by Texel tuning on self-play (scripts/tune), with the exposure terms added: README,
  * "Strength experiments", has the data and the SPRT results. */
 #include "tzaar_eval.h"
-#include "common.h"
+#include "tzaar_geom.h"
 
 TzWeightSet tz_weights = {{TZ_WEIGHTS(WEIGHT_DEFAULT)}};
 const WeightInfo TZ_WEIGHT_INFO[TZ_NWEIGHTS] = {TZ_WEIGHTS(WEIGHT_INFO)};

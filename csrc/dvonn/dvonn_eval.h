@@ -87,6 +87,6 @@ extern const WeightInfo DV_WEIGHT_INFO[DV_NWEIGHTS];
  * terms[2*i + c] = what weight i adds for colour c (0 White, 1 Black), in points. */
 int dv_eval_terms(const DvPos *p, double *terms);
 
-void dv_eval_init(void);  /* from dv_global_init, after the geometry */
+void dv_eval_init(void);  /* once, after dv_global_init (the geometry) */
 
 #endif

@@ -1,4 +1,4 @@
-/* Instantiates the exact endgame solver for each game (see solve_impl.h). */
+/* The exact solver's table; solve_impl.h is compiled per game (game_impl.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "solve.h"
 
@@ -22,6 +22,3 @@ void solve_tt_clear(SolveTT *tt)
 {
     if (tt->slots) memset(tt->slots, 0, (tt->mask + 1) * sizeof *tt->slots);
 }
-
-#define PER_GAME_IMPL "solve_impl.h"
-#include "per_game.h"

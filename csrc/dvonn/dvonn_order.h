@@ -10,9 +10,9 @@
 static inline int dv_move_order(const DvPos *p, uint32_t move)
 {
     int kind = MOVE_KIND(move);
-    if (kind == 2) return 0;
+    if (kind == DV_KIND_PASS) return 0;
     int t = IDX2BIT[MOVE_TO(move)];
-    if (kind == 1) {
+    if (kind == DV_KIND_PLACE) {
         if (p->placed < 3) {
             /* Reds: spread them (minimise the summed squared distance to the nearest red). */
             int cost = 0;

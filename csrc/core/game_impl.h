@@ -1,0 +1,140 @@
+/* One game's instance of the shared search and solver, and its GameOps table: included once by
+ * the game's <game>_game.c after its own headers (the functions of CONTRACT.md, in scope with
+ * their real types, so the search calls them directly: no function pointers below the API).
+ * Before including (and _POSIX_C_SOURCE 200809L before any header), define:
+ *   GAME_NAME  the game's name token (dvonn): the table is <GAME_NAME>_game, its .name the string
+ *   GP, GPU    the prefix in lower and upper case (dv, DV): GP_gen ..., GPU_POINTS ...
+ *   POS        the position type (DvPos)
+ *   GPU_search_lmr_min_depth ...  every search parameter's default (SEARCH_TUNING in search.h)
+ * The game's header defines GPU_POINTS, GPU_MAX_MOVES, GPU_TURN_ACTIONS, GPU_NWEIGHTS and
+ * GPU_WEIGHT_INFO; its evaluation the set GP_weights. */
+#ifndef GIPF_GAME_IMPL_H
+#define GIPF_GAME_IMPL_H
+#else
+#error "game_impl.h instantiates one game per translation unit"
+#endif
+
+#if !defined(GAME_NAME) || !defined(GP) || !defined(GPU) || !defined(POS)
+#error "define GAME_NAME, GP, GPU and POS before including game_impl.h"
+#endif
+
+#ifndef _POSIX_C_SOURCE
+#error "define _POSIX_C_SOURCE 200809L first in the game's <game>_game.c (clock_gettime)"
+#endif
+#include "game_ops.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clock_ns.h"
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define STR_(a) #a
+#define STR(a) STR_(a)
+#define G(name) CAT(CAT(GP, _), name)   /* game function: dv_gen ... */
+#define GU(name) CAT(CAT(GPU, _), name) /* game constant: DV_POINTS ... */
+#define S(name) CAT(CAT(name, _), GP)   /* this instantiation: node_dv ... */
+#define MAXMOVES GU(MAX_MOVES)
+
+_Static_assert(sizeof(POS) <= GAME_POS_BYTES, "GAME_POS_BYTES (game_ops.h) is too small for " STR(POS));
+_Static_assert(GU(MAX_MOVES) <= CORE_MAX_MOVES, "core_legal's buffer (CORE_MAX_MOVES) is too small");
+_Static_assert(GU(TURN_ACTIONS) >= 1 && GU(TURN_ACTIONS) <= CORE_TURN_MAX, "turn actions out of range");
+
+#define GAME_SEARCH_DEFAULT(name) GU(name)
+static SearchTuningSet S(search_tuning) = {{SEARCH_TUNING(WEIGHT_DEFAULT, GAME_SEARCH_DEFAULT)}};
+static const WeightInfo S(search_tuning_info)[SEARCH_NTUNING] = {SEARCH_TUNING(WEIGHT_INFO, GAME_SEARCH_DEFAULT)};
+
+#include "search_impl.h"
+#include "solve_impl.h"
+
+/* A later action of the turn when the PV does not reach it (short or TT-cut PV): a short
+ * search from the position after the first. */
+static uint32_t S(next_action)(const POS *after, const SearchResult *res, const SearchParams *prm, TT *tt)
+{
+    uint32_t moves[MAXMOVES];
+    int n = G(gen)(after, moves);
+    if (res->pvlen >= 2)
+        for (int i = 0; i < n; i++)
+            if (moves[i] == res->pv[1]) return moves[i];
+    SearchParams sub = *prm;
+    sub.time_ms = 0;
+    sub.nodes = 0;
+    sub.threads = 1;
+    sub.on_iteration = NULL;
+    sub.multipv = 1;
+    sub.report_ms = 0;
+    sub.depth = res->depth > 2 ? res->depth - 1 : 1;
+    if (sub.depth > 3) sub.depth = 3;
+    SearchResult r2;
+    S(search)(after, &sub, tt, &r2);
+    return r2.best;
+}
+
+static int S(search_turn)(const void *root, const SearchParams *prm, TT *tt, SearchResult *res,
+                          uint32_t *turn, int *turnlen)
+{
+    const POS *p = root;
+    int rc = S(search)(p, prm, tt, res);
+    *turnlen = 0;
+    if (rc == 0 && res->best != MOVE_NONE) {
+        turn[(*turnlen)++] = res->best;
+        if (GU(TURN_ACTIONS) > 1) {
+            POS after = *p;
+            G(play)(&after, res->best);
+            if (G(side)(&after) == G(side)(p) && !G(over)(&after, NULL)) {
+                uint32_t m2 = S(next_action)(&after, res, prm, tt);
+                if (m2 != MOVE_NONE) turn[(*turnlen)++] = m2;
+            }
+        }
+    }
+    return rc;
+}
+
+/* The table's entries: the game's functions on void * positions. */
+static void S(ops_global_init)(void)
+{
+    G(global_init)();
+    G(eval_init)();
+}
+static void S(ops_init)(void *p, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+                        int side, int phase)
+{
+    G(init)(p, height, top, extra, side, phase);
+}
+static int S(ops_gen)(const void *p, uint32_t *moves) { return G(gen)(p, moves); }
+static void S(ops_play)(void *p, uint32_t move) { G(play)(p, move); }
+static int S(ops_side)(const void *p) { return G(side)(p); }
+static int S(ops_over)(const void *p, int *score_white) { return G(over)(p, score_white); }
+static int S(ops_eval)(const void *p) { return G(eval)(p); }
+static int S(ops_eval_terms)(const void *p, double *terms) { return G(eval_terms)(p, terms); }
+static uint64_t S(ops_perft)(const void *p, int depth) { return G(perft)(p, depth); }
+static uint64_t S(ops_perft_stoppable)(const void *p, int depth, const int32_t *stop, int *stopped)
+{
+    return G(perft_stoppable)(p, depth, stop, stopped);
+}
+static int S(ops_solve)(const void *p, const SolveParams *prm, SolveTT *tt, SolveResult *res)
+{
+    return S(solve)(p, prm, tt, res);
+}
+
+const GameOps CAT(GAME_NAME, _game) = {
+    .name = STR(GAME_NAME),
+    .points = GU(POINTS),
+    .global_init = S(ops_global_init),
+    .init = S(ops_init),
+    .gen = S(ops_gen),
+    .play = S(ops_play),
+    .side = S(ops_side),
+    .over = S(ops_over),
+    .eval = S(ops_eval),
+    .eval_terms = S(ops_eval_terms),
+    .perft = S(ops_perft),
+    .perft_stoppable = S(ops_perft_stoppable),
+    .search = S(search_turn),
+    .solve = S(ops_solve),
+    .eval_weights = {G(weights).v, GU(WEIGHT_INFO), GU(NWEIGHTS)},
+    .search_tuning = {S(search_tuning).v, S(search_tuning_info), SEARCH_NTUNING},
+};

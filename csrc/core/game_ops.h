@@ -1,0 +1,54 @@
+/* A game as the core's API sees it: one table of entry points per game, defined in the game's
+ * folder by game_impl.h, listed in the registry (games.c).  CONTRACT.md, "C layout and the
+ * GameOps contract". */
+#ifndef GIPF_GAME_OPS_H
+#define GIPF_GAME_OPS_H
+
+#include "search.h"
+#include "solve.h"
+
+#define GAME_POS_BYTES 1024  /* room for any game's position (game_impl.h checks each) */
+
+/* A position of any game: the game's own struct in the bytes, suitably aligned. */
+typedef union {
+    max_align_t align;
+    unsigned char bytes[GAME_POS_BYTES];
+} GamePos;
+
+/* Named weights: the values (changed between searches, under the search lock) and their
+ * names, defaults and meanings. */
+typedef struct {
+    int *values;
+    const WeightInfo *info;
+    int n;
+} WeightTable;
+
+/* The game's functions (CONTRACT.md) on its positions passed as void *. */
+typedef struct GameOps {
+    const char *name;   /* as engine/games.py names the game */
+    int points;         /* entries of the per-point arrays */
+    void (*global_init)(void);  /* once, before any other call */
+    void (*init)(void *pos, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+                 int side, int phase);
+    int (*gen)(const void *pos, uint32_t *moves);
+    void (*play)(void *pos, uint32_t move);
+    int (*side)(const void *pos);
+    int (*over)(const void *pos, int *score_white);
+    int (*eval)(const void *pos);
+    int (*eval_terms)(const void *pos, double *terms);
+    uint64_t (*perft)(const void *pos, int depth);
+    uint64_t (*perft_stoppable)(const void *pos, int depth, const int32_t *stop, int *stopped);
+    /* The search; turn[0..*turnlen) gets the actions to play now (up to the game's
+     * <P>_TURN_ACTIONS, the later ones from short searches when the PV stops short). */
+    int (*search)(const void *root, const SearchParams *prm, TT *tt, SearchResult *res,
+                  uint32_t *turn, int *turnlen);
+    int (*solve)(const void *root, const SolveParams *prm, SolveTT *tt, SolveResult *res);
+    WeightTable eval_weights;   /* the evaluation's (<game>_eval.h) */
+    WeightTable search_tuning;  /* the search parameters with the game's defaults */
+} GameOps;
+
+/* The registry (games.c): game number i is GAMES[i], i < NGAMES. */
+extern const GameOps *const GAMES[];
+extern const int NGAMES;
+
+#endif

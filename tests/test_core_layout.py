@@ -1,0 +1,97 @@
+"""The compiled core's layout (csrc/CONTRACT.md, "C layout and the GameOps contract"): the games'
+registry, the cffi declarations taken from core_api.h, no game named outside its folder."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+from conftest import REPO
+
+from engine import _core_build, core
+from engine.games import GAMES
+
+CSRC = REPO / "csrc"
+needs_core = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")
+
+
+def test_cdef_is_the_marked_part_of_core_api_h():
+    header = (CSRC / "core" / "core_api.h").read_text()
+    marked = header.split(_core_build.CDEF_BEGIN)[1].split(_core_build.CDEF_END)[0]
+    cdef = _core_build.api_cdef()
+    assert cdef.startswith(marked)
+    assert 'extern "Python"' in cdef
+    # Every function and constant of the API is in the marked part (outside it only the guard).
+    assert re.findall(r"\bcore_\w+(?=\()", header) == re.findall(r"\bcore_\w+(?=\()", marked)
+    marked_defines = re.findall(r"#define (\w+)", marked)
+    assert [d for d in re.findall(r"#define (\w+)", header) if d not in marked_defines] == ["GIPF_CORE_API_H"]
+
+
+@needs_core
+def test_compiled_module_has_every_declared_function():
+    marked = _core_build.api_cdef()
+    for name in set(re.findall(r"\bcore_\w+(?=\()", marked)):
+        assert callable(getattr(core._lib, name)), name
+
+
+@needs_core
+def test_every_game_is_registered_by_name():
+    for number, (name, cls) in enumerate(sorted(GAMES.items(), key=lambda kv: core._game_id(kv[0]))):
+        assert core._lib.core_game(name.encode()) == number  # numbers are 0, 1, ... in registry order
+        assert core.has_game(name)
+        assert core._lib.core_points(number) == len(cls.start().cells)
+    for bad in (b"chess", b"", b"DVONN"):
+        assert core._lib.core_game(bad) == -1
+    assert core._lib.core_game(core._ffi.NULL) == -1
+    assert not core._lib.core_has_game(len(GAMES)) and not core._lib.core_has_game(-1)
+    assert core._lib.core_points(len(GAMES)) == -1
+    assert core._lib.core_weight_count(-1) == -1 and core._lib.core_eval_weight_count(len(GAMES)) == -1
+    assert not core.has_game("chess")
+
+
+@needs_core
+def test_move_layout_comes_from_the_module():
+    lib = core._lib
+
+    def move(src: int, dst: int, kind: int) -> int:
+        return src | dst << lib.MOVE_TO_SHIFT | kind << lib.MOVE_KIND_SHIFT
+
+    assert move(lib.MOVE_POINT_MASK, lib.MOVE_POINT_MASK, 2) == 0x2FFF  # MOVE_PASS in both games
+    for game in GAMES:
+        assert core.decode_move(game, 0x2FFF) == ("pass", -1, -1)
+    assert core.decode_move("tzaar", move(5, 17, 1)) == ("stack", 5, 17)
+    assert core.decode_move("dvonn", move(63, 30, 1)) == ("place", -1, 30)
+    assert core.TURN_MAX >= 2 and core.WEIGHT_MAX == 1_000_000
+
+
+def _code_lines_naming_a_game(path) -> list[str]:
+    """path's code lines (comments stripped by the preprocessor, string literals dropped) that
+    name a game."""
+    code = subprocess.run(["gcc", "-fpreprocessed", "-dD", "-E", "-P", "-x", "c", str(path)],
+                          check=True, capture_output=True, text=True).stdout
+    return [line for line in (re.sub(r'"[^"]*"', "", s) for s in code.splitlines())
+            if re.search(r"dvonn|tzaar|\b(dv|tz)_", line, re.IGNORECASE)]
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+def test_only_the_registry_names_a_game_outside_the_games_folders():
+    games = {"dvonn", "tzaar"}
+    found = {}
+    for path in sorted(CSRC.glob("*/*.[ch]")):
+        folder = path.parent.name
+        if folder in games or folder == "generated":
+            continue
+        lines = _code_lines_naming_a_game(path)
+        if lines:
+            found[str(path.relative_to(CSRC))] = lines
+    assert list(found) == ["core/games.c"], found
+    assert len(found["core/games.c"]) <= 2
+
+
+def test_each_game_folder_has_its_table():
+    for game in GAMES:
+        source = (CSRC / game / f"{game}_game.c").read_text()
+        assert f"#define GAME_NAME {game}\n" in source
+        assert '#include "game_impl.h"' in source
+    assert all(f"&{game}_game" in (CSRC / "core" / "games.c").read_text() for game in GAMES)
