@@ -429,17 +429,13 @@ class Session(Control):
 
 
 def _output_fd(stdout, input_fd: int) -> Optional[int]:
-    """The output's descriptor if it can be watched for the client going away: not the
-    input's own (a terminal), not a stream without one."""
+    """The output's descriptor, to watch for the client going away; None for a stream
+    without one, or the input's own descriptor (poll would take it for the input)."""
     try:
         fd = stdout.fileno()
     except (AttributeError, OSError, ValueError):
         return None
-    try:
-        same = os.path.samestat(os.fstat(fd), os.fstat(input_fd))
-    except OSError:
-        return None
-    return None if same or fd == input_fd else fd
+    return None if fd == input_fd else fd
 
 
 def _silence_stdout(stdout) -> None:
