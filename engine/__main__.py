@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 
 from . import ENGINE_NAME, __version__
@@ -17,6 +18,19 @@ def seed_value(text: str) -> int:
         raise argparse.ArgumentTypeError(f"a whole number from 0 to {MASK64}") from None
 
 
+def _null_stderr():
+    """/dev/null as stderr, on descriptor 2 if that is free: otherwise the next file the
+    engine opens would get 2 and receive whatever writes to stderr (the C core's too)."""
+    fd = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.fstat(2)
+    except OSError:
+        os.dup2(fd, 2)
+        os.close(fd)
+        fd = 2
+    return open(fd, "w", encoding="utf-8", errors="backslashreplace")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="gipf-engine",
@@ -29,12 +43,20 @@ def main(argv=None) -> int:
                         help="diagnostics on stderr (default warning)")
     parser.add_argument("--version", action="version", version=f"{ENGINE_NAME} {__version__}")
     args = parser.parse_args(argv)
+    if sys.stderr is None:  # started with stderr closed: diagnostics go nowhere, never to stdout
+        sys.stderr = _null_stderr()
+    logging.raiseExceptions = False  # a failing stderr (2>/dev/full) drops log lines quietly
     logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(),
                         format="%(name)s %(levelname)s: %(message)s")
     if sys.stdin is None or sys.stdout is None:
         return 0  # started with stdin or stdout closed: no command can arrive or be answered
     try:
+        from . import core
         from .server import main_loop
+        if not core.AVAILABLE:
+            logging.getLogger("engine").warning(
+                "the compiled core is unavailable, the Python player plays: %s",
+                core.UNAVAILABLE_REASON)
         main_loop(seed=args.seed)
     except KeyboardInterrupt:
         pass

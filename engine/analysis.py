@@ -71,6 +71,8 @@ def analyze_live(server, args: list[str]) -> str:
     watch = Watch(stop=control.stop, report_ms=interval, untimed=True,
                   multipv=server.options.multipv)
     thought = server.think(None, watch, on_progress=report)
+    if thought.warning:  # the core failed: say so where the client reads, not only on stderr
+        emit(f"info string {thought.warning}; bestmove from the Python player")
     return control.close_stream(f"bestmove {game.move_text(thought.move)}")
 
 

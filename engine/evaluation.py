@@ -9,7 +9,10 @@ from __future__ import annotations
 from typing import Iterable
 
 from . import core
+from .bounded_read import MIB, InputError, read_text
 from .games import GAMES
+
+MAX_WEIGHTS_BYTES = MIB  # a full listing of every game's weights is a few kilobytes
 
 
 class WeightsError(ValueError):
@@ -98,12 +101,10 @@ def parse_file(text: str) -> list[tuple[str, str]]:
 def load_file(path: str, current_game: str) -> int:
     """Set every weight a file names (all or none); returns how many."""
     _require_core()
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read(1 << 20)
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        raise WeightsError(f"cannot read {path}: {getattr(e, 'strerror', None) or type(e).__name__}") \
-            from None
+    try:  # a regular file only (not a FIFO, nor /dev/stdin: the protocol), whole or refused
+        text = read_text(path, MAX_WEIGHTS_BYTES)
+    except InputError as e:
+        raise WeightsError(str(e)) from None
     try:
         return set_weights(parse_file(text), current_game)
     except WeightsError as e:

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import BinaryIO, Iterator, Optional, Union
 
 MAX_LINE_BYTES = 65536
-_CONTROL = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f]")
+_CONTROLS = bytes(range(0x09)) + bytes(range(0x0a, 0x20)) + b"\x7f"  # all but HT
+_BOM = b"\xef\xbb\xbf"  # a UTF-8 byte order mark, as some editors start a file
 _ID = re.compile(r"^([0-9]+)(?:\s+|$)")  # ASCII digits only: \d would take "٣"
 _INTERRUPT = re.compile(rb"#[ \t]*interrupt")  # GoGui: a comment line asking to stop
 INTERRUPT = "# interrupt"  # the event read_events yields for it
@@ -30,8 +31,8 @@ class Command:
 
 def _clean(raw: bytes) -> bytes:
     raw = raw.split(b"#", 1)[0]
-    raw = _CONTROL.sub(b"", raw.replace(b"\t", b" "))
-    return raw.strip()
+    # translate, not a regex: linear and fast even for a line of nothing but control bytes
+    return raw.replace(b"\t", b" ").translate(None, _CONTROLS).strip()
 
 
 def parse_line(raw: bytes) -> Optional[Command]:
@@ -67,11 +68,14 @@ Event = Union[Command, str, None]
 
 def read_events(stream: BinaryIO) -> Iterator[Event]:
     """One event per line until EOF: a Command, INTERRUPT for GoGui's `# interrupt`,
-    or None for a line that gets no reply.  Never reads beyond the line it yields."""
+    or None for a line that gets no reply.  Never reads beyond the line it yields.
+    A byte order mark at the very start of the stream is skipped."""
+    first = True
     while True:
         raw = stream.readline(MAX_LINE_BYTES + 1)
         if not raw:
             return
+        at_start, first = first, False
         if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
             blank, comment = not _clean(raw), b"#" in raw
             while True:  # throw the rest of the line away, in bounded pieces
@@ -88,7 +92,9 @@ def read_events(stream: BinaryIO) -> Iterator[Event]:
                           f"line longer than {MAX_LINE_BYTES} bytes")
             continue
         line = raw.rstrip(b"\n")
-        if b"#" in line and _INTERRUPT.fullmatch(_CONTROL.sub(b"", line).strip(b" \t")):
+        if at_start and line.startswith(_BOM):
+            line = line[len(_BOM):]
+        if b"#" in line and _INTERRUPT.fullmatch(line.translate(None, _CONTROLS).strip(b" \t")):
             yield INTERRUPT
             continue
         yield parse_line(line)

@@ -66,9 +66,13 @@ class Ponder:
         log.info("pondering on %s", game.move_text(reply))
 
     def _search(self, args, options) -> None:
-        self.result = core.search(*args, depth=options.depth or None, nodes=options.nodes or None,
-                                  threads=options.threads, hash_mb=options.hash,
-                                  seed=options.seed, stop=self.stop, on_iteration=self._iteration)
+        try:
+            self.result = core.search(*args, depth=options.depth or None,
+                                      nodes=options.nodes or None, threads=options.threads,
+                                      hash_mb=options.hash, seed=options.seed, stop=self.stop,
+                                      on_iteration=self._iteration)
+        except Exception as e:  # noqa: BLE001 - no result: the next genmove searches itself
+            log.warning("pondering failed (%s: %s)", type(e).__name__, e)
 
     def _iteration(self, it: core.SearchResult) -> None:
         hit, budget = self.hit_at, self.budget_ms

@@ -9,10 +9,8 @@ therefore cannot be written, a setposition of a start layout can.
 """
 from __future__ import annotations
 
-import os
-import stat
-
 from .arguments import CommandError, arity, whole_number
+from .bounded_read import InputError, read_bytes
 from .rules import COLOUR_NAMES
 from .server import Server, command
 
@@ -38,27 +36,6 @@ def _record_source(server: Server):
     return opening, texts
 
 
-def read_record_file(path: str) -> bytes:
-    """A regular file's bytes.  The type is checked before opening, and the open does not
-    wait: a FIFO or a device (/dev/stdin is the protocol itself) would block or never end."""
-    name = path if len(path) <= 200 else path[:200] + "..."
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise CommandError(f"cannot read {name}: not a regular file")
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # replaced since the stat
-                raise CommandError(f"cannot read {name}: not a regular file")
-            data = f.read(MAX_RECORD_BYTES + 1)
-    except OSError as e:
-        raise CommandError(f"cannot read {name}: {e.strerror or type(e).__name__}") from None
-    except ValueError:  # an embedded NUL
-        raise CommandError(f"cannot read {name!r}: a file name has no NUL character") from None
-    if len(data) > MAX_RECORD_BYTES:
-        raise CommandError(f"cannot read {name}: larger than {MAX_RECORD_BYTES} bytes")
-    return data
-
-
 @command("loadrecord")
 def cmd_loadrecord(server: Server, args: list[str]) -> str:
     from . import records
@@ -66,10 +43,13 @@ def cmd_loadrecord(server: Server, args: list[str]) -> str:
     if not args:
         raise CommandError(f"wrong number of arguments; usage: {usage}")
     upto = None
-    if len(args) > 1 and args[-1].isascii() and args[-1].isdigit() and len(args[-1]) <= 24:
+    if len(args) > 1 and args[-1].isascii() and args[-1].isdigit():  # however many digits
         upto = whole_number(args[-1], "move count")
         args = args[:-1]
-    data = read_record_file(" ".join(args))
+    try:  # a regular file only: a FIFO or /dev/stdin (the protocol itself) would block
+        data = read_bytes(" ".join(args), MAX_RECORD_BYTES)
+    except InputError as e:
+        raise CommandError(str(e)) from None
     try:
         record = records.read_record(data)
         if upto is not None and upto > len(record.moves):

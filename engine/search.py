@@ -3,8 +3,9 @@
 The compiled core (engine.core) searches when it is available and chosen;
 whatever it suggests is checked by the rules layer before anyone sees it.
 Otherwise, whenever the core fails (a position it cannot take, no memory, a
-progress callback that raised) or suggests an illegal move, the Python
-player answers.  Search progress goes to one callback as Progress records;
+progress callback that raised, any other exception) or gives a malformed
+answer (an illegal move, a principal variation that cannot be read), the
+Python player answers, with a logged warning that the Thought also carries.  Search progress goes to one callback as Progress records;
 the caller formats them.
 """
 from __future__ import annotations
@@ -18,7 +19,6 @@ from . import core
 from .clock import Clock
 from .options import Options
 from .player import choose_move, random_move
-from .rules import IllegalMove
 
 __all__ = ["Options", "Progress", "Thought", "Watch", "think", "time_limit_ms", "time_limits"]
 
@@ -39,6 +39,7 @@ class Thought:
     pv: list = field(default_factory=list)  # action/move texts
     source: str = "python"
     lines: list = field(default_factory=list)  # multi-PV candidates: (score, pv texts), best first
+    warning: Optional[str] = None  # why the core's answer was not used (the Python player's move)
 
 
 @dataclass
@@ -134,10 +135,22 @@ def _choose(game, options: Options, clock: Clock, limit_ms: Optional[float],
     if options.player == "random":
         return Thought(random_move(game, options.seed))
     if options.player == "core" and core.AVAILABLE:
-        thought = _think_core(game, options, clock, limit_ms, on_progress, watch)
+        try:
+            thought = _think_core(game, options, clock, limit_ms, on_progress, watch)
+        except CoreFailed as e:
+            log.error("%s; playing the Python player's move", e)
+            return Thought(choose_move(game, options.seed), warning=str(e))
         if thought is not None:
             return thought
     return Thought(choose_move(game, options.seed))
+
+
+class CoreFailed(Exception):
+    """The core raised or answered something the rules cannot use; the message says which."""
+
+
+def _failure(e: BaseException) -> str:
+    return f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
 
 
 def _solve(game, options: Options, limit_ms: Optional[float],
@@ -149,17 +162,18 @@ def _solve(game, options: Options, limit_ms: Optional[float],
     try:
         solution = core.solve(game.name, game.cells, game.side, game.core_phase,
                               stop=watch.stop, **budget)
-    except core.CoreError as e:
-        log.error("the solver failed (%s); searching instead", e)
+    except Exception as e:  # noqa: BLE001 - whatever failed, the search still answers
+        log.error("the solver failed (%s); searching instead", _failure(e))
         return None
     if not solution.solved or solution.value < 0:
         return None
     try:
         move = game.check_move(game.from_core(solution.moves))
-    except (IllegalMove, IndexError, TypeError, ValueError) as e:
-        log.error("solver suggested an illegal move %r (%s); searching instead", solution.moves, e)
+        pv = pv_text(game, solution.pv)
+    except Exception as e:  # noqa: BLE001 - a malformed answer: the search still answers
+        log.error("solver suggested an illegal move %r (%s); searching instead", solution.moves,
+                  _failure(e))
         return None
-    pv = pv_text(game, solution.pv)
     plies = len(solution.pv)
     if on_progress is not None:
         on_progress(Progress(plies, plies, solution.score, solution.nodes, solution.time_ms, pv))
@@ -199,21 +213,27 @@ def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
                              on_iteration=report if on_progress is not None else None,
                              stop=watch.stop, multipv=watch.multipv, report_ms=watch.report_ms,
                              soft_ms=last_start_ms)
-    except core.CoreError as e:
-        log.error("the core failed (%s); playing the Python player's move", e)
-        return None
+    except Exception as e:  # any failure of the core: the Python player answers
+        raise CoreFailed(f"the core failed ({_failure(e)})") from e
     if last_start_ms is not None and not (watch.stop is not None and watch.stop.is_set()):
         clock.note_overrun((time.monotonic() - searched_at) * 1000 - limit_ms)
-    return core_thought(game, result)
+    thought = core_thought(game, result)
+    if thought is None:
+        raise CoreFailed("the core failed (a malformed answer)")
+    return thought
 
 
 def core_thought(game, result: core.SearchResult) -> Optional[Thought]:
-    """The core's result as a Thought once the rules accept its move; None if they do not."""
+    """The core's result as a Thought once the rules accept its move and its principal
+    variations can be read; None (logged) if not."""
     try:
         move = game.check_move(game.from_core(result.moves))
-    except (IllegalMove, IndexError, TypeError, ValueError) as e:
-        log.error("core suggested an illegal move %r (%s); playing the Python player's move",
-                  result.moves, e)
+    except Exception as e:  # noqa: BLE001 - IllegalMove, or a move list that is no move
+        log.error("core suggested an illegal move %r (%s)", result.moves, _failure(e))
         return None
-    return Thought(move, result.score, result.depth, result.nodes, result.time_ms,
-                   pv_text(game, result.pv), "core", candidates(game, result))
+    try:
+        return Thought(move, result.score, result.depth, result.nodes, result.time_ms,
+                       pv_text(game, result.pv), "core", candidates(game, result))
+    except Exception as e:  # noqa: BLE001 - a principal variation that is no line of moves
+        log.error("core gave a principal variation that cannot be read (%s)", _failure(e))
+        return None

@@ -45,6 +45,25 @@ def format_info(p: Progress) -> str:
             f"time {int(p.time_ms)} pv {' '.join(p.pv)}").rstrip()
 
 
+def diagnostic(line: str) -> None:
+    """One line for stderr, or nothing: a closed or failing stderr (2>&-, /dev/full) drops it,
+    never sends it to stdout (replies only) and never fails the command that reports."""
+    stream = sys.stderr
+    if stream is None:
+        return
+    try:
+        stream.write(line + "\n")
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def ascii_only(text: str) -> None:
+    """Moves are written in ASCII: 'ı3'.upper() would otherwise read as I3."""
+    if not text.isascii():
+        raise CommandError(f"cannot read {text!r} as a move: moves are written in ASCII")
+
+
 def move_error(e: IllegalMove) -> str:
     """`cannot read ...` for text that is no move, `illegal move: ...` for a move the rules refuse."""
     return str(e) if isinstance(e, UnreadableMove) else f"illegal move: {e}"
@@ -95,6 +114,7 @@ class Server:
         game = self.game
         if game.over:
             raise CommandError("the game is over")
+        ascii_only(text)
         try:
             move = game.play_text(text)
         except IllegalMove as e:
@@ -103,7 +123,7 @@ class Server:
 
     def report(self, progress: Progress) -> None:
         if self.options.info == "on":
-            print(format_info(progress), file=sys.stderr, flush=True)
+            diagnostic(format_info(progress))
 
     def think(self, limit_ms=None, watch: Optional[Watch] = None,
               on_progress=None) -> Thought:
@@ -132,8 +152,7 @@ class Server:
         move, entry = found
         text = self.game.move_text(move)
         if self.options.info == "on":
-            print(f"info book {text} games {entry.games} score {entry.score:.3f}",
-                  file=sys.stderr, flush=True)
+            diagnostic(f"info book {text} games {entry.games} score {entry.score:.3f}")
         return Thought(move, pv=[text], source="book",
                        time_ms=(time.monotonic() - started) * 1000)
 
@@ -290,7 +309,10 @@ def cmd_replay(server: Server, args: list[str]) -> str:
             if game.over:
                 raise CommandError(f"move {played + 1} ({text}): the game is over")
             try:
+                ascii_only(text)
                 game.play_text(text)
+            except CommandError as e:
+                raise CommandError(f"move {played + 1} ({text}): {e}") from None
             except IllegalMove as e:
                 raise CommandError(f"move {played + 1} ({text}): {move_error(e)}") from None
             played += 1

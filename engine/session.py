@@ -7,12 +7,17 @@ a search or perft runs (a stoppable call of the session's stop flag), a watcher
 thread reads ahead of it into a queue instead, so that what arrives behind it can
 stop it:
 
-* GoGui's `# interrupt` line stops the command read before it (genmove, analyze
-  and perft: a search replies with the best move found so far);
+* GoGui's `# interrupt` line stops the command read just before it, exactly that
+  one: at once if it is running, as soon as it starts if it is still queued
+  (genmove, analyze and perft: a search replies with the best move found so far);
 * while `analyze live` runs, any input line ends it (KataGo's kata-analyze
   convention), and the line is then executed as usual;
 * SIGINT stops a running search or perft the same way; when none is running it
-  ends the process cleanly (the command in progress is still answered; exit 0).
+  ends the process cleanly (the command in progress is still answered; exit 0);
+* when the output breaks (a write fails, or the pipe is left with no reader, which
+  the reading thread sees while it waits), nobody can hear a reply: the running
+  command is stopped and the session ends quietly.  The end of the input alone
+  stops nothing: every command read is still answered, as protocol.md 2.1 says.
 
 Exactly one of the two threads reads the input at any time, from one shared buffer
 (LineReader), and the watcher hands it back only between lines, after what it read
@@ -71,24 +76,33 @@ class Closing(Exception):
     """The session is ending (SIGINT with nothing to stop): stop waiting for input."""
 
 
+class OutputGone(Closing):
+    """The output is a pipe or socket nobody reads any more: the client has gone."""
+
+
 class LineReader:
     """readline(limit) straight on a file descriptor, with no lock and no read-ahead beyond
     one chunk: a daemon thread may block in it at exit (a BufferedReader's lock would
     make the interpreter abort there), and the thread reading may change between lines
     without losing what is buffered.  With `wake_fd`, a wait for input ends with Closing
-    as soon as that descriptor becomes readable."""
+    as soon as that descriptor becomes readable; with `out_fd`, with OutputGone as soon
+    as that descriptor reports an error or a hang-up (a pipe whose reader has gone)."""
 
-    def __init__(self, fd: int, wake_fd: Optional[int] = None) -> None:
+    def __init__(self, fd: int, wake_fd: Optional[int] = None,
+                 out_fd: Optional[int] = None) -> None:
         self.fd = fd
         self.buf = b""
         self.pos = 0  # where the next line starts in buf
         self.eof = False
         self.poller = None
-        if wake_fd is not None:
-            self.wake_fd = wake_fd
+        self.wake_fd, self.out_fd = wake_fd, out_fd
+        if wake_fd is not None or out_fd is not None:
             self.poller = select.poll()
             self.poller.register(fd, select.POLLIN)
-            self.poller.register(wake_fd, select.POLLIN)
+            if wake_fd is not None:
+                self.poller.register(wake_fd, select.POLLIN)
+            if out_fd is not None:
+                self.poller.register(out_fd, 0)  # poll reports its errors and hang-ups anyway
 
     def readline(self, limit: int = -1) -> bytes:
         while True:
@@ -104,6 +118,8 @@ class LineReader:
                 for fd, _ in self.poller.poll():
                     if fd == self.wake_fd:
                         raise Closing
+                    if fd == self.out_fd:
+                        raise OutputGone
             chunk = os.read(self.fd, 65536)
             if chunk:
                 self.buf, self.pos = buf[pos:] + chunk, 0
@@ -153,6 +169,7 @@ class Session(Control):
         self.stdin, self.stdout = stdin, stdout
         self.handle_signals = handle_signals
         self.wake_fd: Optional[int] = None  # readable once the session closes (SIGINT)
+        self.out_fd: Optional[int] = None   # the output, watched for the client going away
         self.wake_write: Optional[int] = None
         self.events = iter(())
         # Who reads the input (the loop, or the watcher while a search runs) and what the
@@ -205,9 +222,10 @@ class Session(Control):
         if hasattr(stream, "fileno") and not hasattr(stream, "getvalue"):
             try:
                 fd = stream.fileno()
+                self.out_fd = _output_fd(self.stdout, fd)
                 if self.handle_signals:
                     self.wake_fd, self.wake_write = os.pipe()
-                stream = LineReader(fd, self.wake_fd)
+                stream = LineReader(fd, self.wake_fd, self.out_fd)
             except (OSError, ValueError):
                 pass
         self.events = gtp.read_events(stream)
@@ -227,6 +245,9 @@ class Session(Control):
         try:
             event = next(self.events)
         except StopIteration:
+            event = END
+        except OutputGone:
+            self._output_gone()
             event = END
         except Closing:
             event = END
@@ -294,8 +315,10 @@ class Session(Control):
             event = self._read()
             with self.ready:
                 if event is gtp.INTERRUPT:
-                    self.interrupted = self.last_command  # if it has not started yet
-                    if self.current is not None:          # the one running now
+                    # Aimed at the command read just before it, and at no other: it stops
+                    # that one as soon as it starts if it is still queued (_run) ...
+                    target = self.interrupted = self.last_command
+                    if self.current == target:  # ... or at once if it is running
                         self.stop.set()
                 elif isinstance(event, gtp.Command):
                     self.last_command = self.lines_read
@@ -304,6 +327,25 @@ class Session(Control):
                     self.queue.append(END)
                     self.watcher_reads = False  # nothing more to read
                 self.ready.notify_all()
+            if event is END:
+                self._watch_output()
+                return
+
+    def _watch_output(self) -> None:
+        """After the end of the input, while the commands read are answered: a client that
+        has gone altogether (its end of the output closed too) stops them."""
+        if self.out_fd is None or self.dead:
+            return
+        poller = select.poll()
+        poller.register(self.out_fd, 0)  # errors and hang-ups only
+        if self.wake_fd is not None:
+            poller.register(self.wake_fd, select.POLLIN)
+        try:
+            events = poller.poll()
+        except OSError:
+            return
+        if any(fd == self.out_fd for fd, _ in events):
+            self._output_gone()
 
     def _signals(self) -> None:
         while True:
@@ -319,6 +361,14 @@ class Session(Control):
                 if not self.stop.running:
                     self.sigint_unclaimed = current
                 return
+        self._close()
+
+    def _output_gone(self) -> None:
+        """Nobody reads the output any more: stop the running command, answer nothing more."""
+        with self.write_lock:
+            if not self.dead:
+                self.dead = True
+                _silence_stdout(self.stdout)
         self._close()
 
     def _close(self) -> None:
@@ -355,8 +405,9 @@ class Session(Control):
                 self.current = None
                 unclaimed, self.sigint_unclaimed = self.sigint_unclaimed, None
             self.live = False
-        if self.streaming:  # the head went out already: only the end is left
-            self._write((text.rstrip() + "\n" if ok else "") + "\n")
+        if self.streaming:  # the head went out already: only the end is left, or the error
+            last = text.rstrip() if ok else f"error {text}"
+            self._write(last + "\n\n" if last else "\n")
         else:
             self._write(gtp.format_reply(cmd.id, ok, text))
         if unclaimed == line_no:  # SIGINT with no search or perft to stop: the engine ends
@@ -371,10 +422,20 @@ class Session(Control):
             try:
                 self.stdout.write(text)
                 self.stdout.flush()
-            except (BrokenPipeError, ValueError):  # the client went away: nothing left to say
+            except (OSError, ValueError):  # a closed pipe, a full disk: nothing can be said
                 self.dead = self.closing = True
                 self.stop.set()
                 _silence_stdout(self.stdout)
+
+
+def _output_fd(stdout, input_fd: int) -> Optional[int]:
+    """The output's descriptor, to watch for the client going away; None for a stream
+    without one, or the input's own descriptor (poll would take it for the input)."""
+    try:
+        fd = stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+    return None if fd == input_fd else fd
 
 
 def _silence_stdout(stdout) -> None:
