@@ -16,7 +16,10 @@ from functools import lru_cache
 from importlib import resources
 from typing import Optional
 
+from .bounded_read import MIB, read_text
 from .rules import IllegalMove
+
+MAX_BOOK_BYTES = 16 * MIB  # the shipped DVONN book is about 0.1 MiB
 
 log = logging.getLogger("engine.book")
 
@@ -85,9 +88,9 @@ def parse(text: str) -> dict[str, Entry]:
 def load(file_name: str) -> dict[str, Entry]:
     """The shipped book engine/data/<file_name> (empty, with a warning, if it is unreadable)."""
     try:
-        return parse(resources.files(__package__).joinpath("data", file_name)
-                     .read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
+        with resources.as_file(resources.files(__package__).joinpath("data", file_name)) as path:
+            return parse(read_text(str(path), MAX_BOOK_BYTES))
+    except (OSError, ValueError) as e:  # InputError is a ValueError
         log.warning("no opening book: %s", e)
         return {}
 

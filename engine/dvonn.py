@@ -206,6 +206,8 @@ class DvonnGame(GameBase[Move]):
         return "pass"
 
     def parse_move(self, text: str) -> Move:
+        if not text.isascii():  # str.upper() would read a dotless 'ı' as 'I'
+            raise UnreadableMove(f"cannot read {text!r} as a DVONN move: not ASCII")
         t = text.strip().upper()
         if t == "PASS":
             return PASS

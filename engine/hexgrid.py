@@ -86,7 +86,7 @@ class HexBoard:
 
     def parse_point(self, text: str) -> int:
         """Point index for a name such as ``D3`` (case-insensitive); ValueError if none."""
-        i = self.by_name.get(text.strip().upper())
+        i = self.by_name.get(text.strip().upper()) if text.isascii() else None
         if i is None:
             raise ValueError(f"no such point: {text!r}")
         return i

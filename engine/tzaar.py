@@ -259,6 +259,8 @@ class TzaarGame(GameBase[Turn]):
         return tuple(self._parse_action(t) for t in tokens)
 
     def _parse_action(self, token: str) -> Action:
+        if not token.isascii():  # str.upper() would read a dotless 'ı' as 'I'
+            raise UnreadableMove(f"cannot read {token!r} as a TZAAR action: not ASCII")
         t = token.upper()
         if t == "PASS":
             return PASS
