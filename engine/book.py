@@ -19,7 +19,7 @@ from typing import Optional
 from .bounded_read import MIB, read_text
 from .rules import IllegalMove
 
-MAX_BOOK_BYTES = 16 * MIB  # the shipped DVONN book is about 0.1 MiB
+MAX_BOOK_BYTES = 16 * MIB  # far above any book scripts/book writes (the shipped one is 1 KB)
 
 log = logging.getLogger("engine.book")
 
