@@ -45,18 +45,32 @@ class CoreBuildExt(build_ext):
             f"  to make this an error.\n{bar}\n\n")
 
 
+def core_modules() -> list[str]:
+    """The cffi build of the core, or none (said loudly, or fatal under GIPF_REQUIRE_CORE) when
+    the header its declarations are read from is missing: the builder could not even load."""
+    header = HERE / "csrc" / "core" / "core_api.h"
+    if not header.is_file():
+        CoreBuildExt._failed(FileNotFoundError(f"{header.relative_to(HERE)} is missing"))
+        return []
+    return ["engine/_core_build.py:ffibuilder"]
+
+
+_RELATIVE = r"\(((?![a-z]+:)[^)\s#]+)(#[^)\s]*)?\)"
+
+
 def long_description() -> str:
-    """README.md for PyPI: pictures become their captions (relative image links do not resolve
-    there; the pictures are in docs/ of the source distribution)."""
+    """README.md for PyPI, where links into the source tree do not resolve: a picture becomes its
+    caption, a link its text with the file named."""
     text = (HERE / "README.md").read_text(encoding="utf-8")
-    return re.sub(r"!\[([^\]]*)\]\(([^)\s]+)\)",
+    text = re.sub(r"!\[([^\]]*)\]" + _RELATIVE,
                   lambda m: f"*Picture ({m.group(2)} in the source distribution): {m.group(1)}*",
                   text)
+    return re.sub(r"\[([^\]]*)\]" + _RELATIVE, lambda m: f"{m.group(1)} ({m.group(2)})", text)
 
 
 setup(
     long_description=long_description(),
     long_description_content_type="text/markdown",
-    cffi_modules=["engine/_core_build.py:ffibuilder"],
+    cffi_modules=core_modules(),
     cmdclass={"build_ext": CoreBuildExt},
 )
