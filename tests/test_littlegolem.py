@@ -502,7 +502,7 @@ def test_the_state_file_stops_a_second_post_for_the_same_ply(site, tmp_path, mon
         status, _, err = run_main(monkeypatch, capsys, "--config", str(config), "--once")
         assert status == 0, err
         assert len(site.posts) == 2
-        assert "game 401: skipped: move" in err and "not posting again" in err
+        assert "game 401: skipped: move 1 (" in err and "already posted; not posting again" in err
     # a site that times out on the post may have taken it: counted as posted
     site.add(403, "tzaar", ours=0, seed=20)
     site.inject("POST", "/jsp/game/game.jsp", "sleep", 2.5)

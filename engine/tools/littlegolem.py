@@ -361,9 +361,9 @@ class Runner:
         ply = len(record.moves)
         blocking = self.state.blocks(gid, ply)
         if blocking is not None:
-            log.warning("game %d: skipped: move %s already %s at ply %d; not posting again "
+            log.warning("game %d: skipped: move %d (%s) already %s; not posting again "
                         "(remove the game from the state file to retry)", gid,
-                        blocking["move"], blocking["status"], blocking["ply"])
+                        blocking["ply"] + 1, blocking["move"], blocking["status"])
             return SKIPPED
         time_command = f"option movetime {self.settings.movetime}"
         self.busy[number] = slot
@@ -371,7 +371,7 @@ class Runner:
             engine = slot.get()
             if self.stopping.is_set():
                 return ABANDONED
-            log.info("game %d (%s, ply %d): thinking with %s", gid, record.game, ply + 1,
+            log.info("game %d (%s, move %d): thinking with %s", gid, record.game, ply + 1,
                      slot.name)
             move = next_move(record, engine, time_command)
         except (BridgeError, records.RecordError) as e:
@@ -396,7 +396,7 @@ class Runner:
 
     def _send(self, gid: int, record: records.GameRecord, ply: int, move: str) -> str:
         sent = site_move(record.game, move)
-        where = f"game {gid} ({record.game}, ply {ply + 1})"
+        where = f"game {gid} ({record.game}, move {ply + 1})"
         if self.dry_run:
             with self.out_lock:
                 print(f"{gid} {sent}", file=self.out, flush=True)

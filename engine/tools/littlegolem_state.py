@@ -4,7 +4,8 @@ same game and ply, written atomically (a temporary file beside it, then a rename
     {"format": 1, "games": {"2552914": {"ply": 17, "move": "prqq-kplp", "status": "posted",
                                         "time": "2026-12-01T20:15:03Z"}}}
 
-One entry per game: the last ply posted.  `status` is "sending" from just before the post
+One entry per game, for its last post: `ply` is the number of moves the record had
+before ours (our move is move ply + 1).  `status` is "sending" from just before the post
 until the site answers (so a crash or a timeout in between still counts as posted) and
 "posted" once it has; an entry is removed only when the site clearly refused the move, or
 when the game has ended.
