@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Optional
 
 import pytest
+from conftest import shared_dir, sigint_as_in_a_terminal
 
 from engine import records
 from engine.dvonn import DvonnGame
@@ -328,7 +329,8 @@ def run_main(monkeypatch, capsys, *argv: str, password: str = PASSWORD):
 def start_runner(config: Path, *extra: str, password: str = PASSWORD) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "engine.tools.littlegolem", "--config",
                              str(config), *extra], cwd=REPO, env=env_with_password(password),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=sigint_as_in_a_terminal)
 
 
 def wait_for(condition, timeout: float = 180.0, what: str = "the condition") -> None:
@@ -584,7 +586,8 @@ def test_flags_override_the_config(site, tmp_path, monkeypatch, capsys):
     assert (tmp_path / "flag.json").exists() and not (tmp_path / "unused.json").exists()
 
 
-def test_sigterm_during_a_think_leaves_no_engine(site, tmp_path):
+@pytest.mark.parametrize("signum, status", [(signal.SIGTERM, 0), (signal.SIGINT, 130)])
+def test_a_signal_during_a_think_leaves_no_engine(site, tmp_path, signum, status):
     site.add(801, "dvonn", moves=20, ours=0, seed=22)
     config = write_config(tmp_path, site, movetime=600_000, engine_setup=[], workers=1)
     proc = start_runner(config)
@@ -597,7 +600,7 @@ def test_sigterm_during_a_think_leaves_no_engine(site, tmp_path):
         (pid,) = {int(m.group(1)) for line in lines for m in [re.search(r"pid (\d+)", line)]
                   if m}
         assert pid_alive(pid)
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(signum)
         proc.wait(timeout=60)
     finally:
         if proc.poll() is None:
@@ -606,15 +609,13 @@ def test_sigterm_during_a_think_leaves_no_engine(site, tmp_path):
         reader.join(timeout=10)
         proc.stdout.close()
         proc.stderr.close()
-    assert proc.returncode == 0, "".join(lines)
+    assert proc.returncode == status, "".join(lines)
     wait_for(lambda: not pid_alive(pid), 30, "the engine's end")
     assert site.posts == []
     assert any("think abandoned" in line for line in lines), "".join(lines)
 
 
 def test_shared_records_are_read_and_continued(site, tmp_path, monkeypatch, capsys):
-    from conftest import shared_dir
-
     folder = shared_dir("records", "littlegolem")
     for gid, name in ((2552914, "game2552914.txt"), (2558925, "game2558925.txt"),
                       (901, "dvonn-demo.txt")):

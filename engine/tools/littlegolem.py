@@ -156,6 +156,12 @@ def default_state_file(user: str) -> Path:
 
 
 # --- engines ------------------------------------------------------------------
+def engine_pid(engine: EngineProcess) -> int:
+    """The engine's process id, which is also its process group's (the client starts each
+    engine in a session of its own)."""
+    pid = getattr(engine, "pid", None)  # the asyncio-based client names it, the Popen one not
+    return pid if pid is not None else engine.proc.pid
+
 class EngineSlot:
     """One worker's engine: started at its first game, kept for the runner's life."""
 
@@ -174,7 +180,7 @@ class EngineSlot:
             except EngineError:
                 engine.close()
                 raise
-            log.info("%s started (pid %d): %s", self.name, engine.proc.pid, version)
+            log.info("%s started (pid %d): %s", self.name, engine_pid(engine), version)
             if "core=compiled" not in version:
                 log.warning("%s runs without the compiled core: it plays far weaker", self.name)
             self.engine = engine
@@ -184,10 +190,10 @@ class EngineSlot:
         """End the engine at once (its think is abandoned; SIGTERM ends the engine, §1 of
         protocol.md); the worker then sees its reply fail and closes it."""
         engine = self.engine
-        if engine is not None and engine.proc.poll() is None:
+        if engine is not None:
             try:
-                os.killpg(engine.proc.pid, signal.SIGTERM)
-            except OSError:
+                os.killpg(engine_pid(engine), signal.SIGTERM)
+            except OSError:  # already gone
                 pass
 
     def close(self) -> None:
