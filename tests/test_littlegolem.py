@@ -118,6 +118,8 @@ class StandIn:
     token: Optional[str] = None
     logins: int = 0
     apply_posts: bool = True         # False: answer 200 and change nothing (a stale site)
+    login_redirect: bool = False     # the login answers 303 to the game list
+    other_form_status: int = 404     # the answer for a record form that is not the game's
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     lock: threading.Lock = field(default_factory=threading.Lock)
     url: str = ""
@@ -245,8 +247,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     and form.get("password") == [PASSWORD]:
                 site.logins += 1
                 site.token = f"t{site.logins}"
-                return self.answer(200, "<html>Welcome</html>",
-                                   cookie=f"login2={site.token}; Path=/")
+                cookie = f"login2={site.token}; Path=/"
+                if site.login_redirect:
+                    self.send_response(303)
+                    self.send_header("Location", "/jsp/game/")
+                    self.send_header("Set-Cookie", cookie)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return None
+                return self.answer(200, "<html>Welcome</html>", cookie=cookie)
             return self.answer(200, LOGIN_PAGE)
         match = re.fullmatch(r"/servlet/sgf/(\d+)/game(\d*)\.txt", path)
         if match and method == "GET":
@@ -259,7 +268,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 with site.lock:
                     text = site_game.text()
                 return self.answer(200, text, "text/plain")
-            return self.answer(404, "no such record")
+            return self.answer(site.other_form_status, "no such record")
         if not self.logged_in():
             return self.answer(200, LOGIN_PAGE)
         if path == "/jsp/game/" and method == "GET":
@@ -439,8 +448,10 @@ def test_plays_several_games_of_both_kinds_to_the_end_through_faults(site, tmp_p
     assert {entry["status"] for entry in state["games"].values()} <= {"posted", "sending"}
 
 
-def test_dry_run_prints_a_move_for_every_waiting_game_and_posts_nothing(site, tmp_path,
-                                                                        monkeypatch, capsys):
+@pytest.mark.parametrize("login_redirect, other_form_status", [(False, 404), (True, 500)])
+def test_dry_run_prints_a_move_for_every_waiting_game_and_posts_nothing(
+        site, tmp_path, monkeypatch, capsys, login_redirect, other_form_status):
+    site.login_redirect, site.other_form_status = login_redirect, other_form_status
     site.add(201, "dvonn", ours=0)
     site.add(202, "dvonn", moves=47, ours=1, seed=5)   # Black places the 48th
     site.add(203, "dvonn", moves=48, ours=0, seed=6)   # White's first stack move

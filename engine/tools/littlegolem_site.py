@@ -32,10 +32,10 @@ USER_AGENT = "gipf-littlegolem (Gipfbot)"
 
 log = logging.getLogger("gipf-littlegolem")
 
-# The record downloads, tried in this order; the content tells the game (a DVONN record
-# at the TZAAR address is still read as DVONN).
-RECORD_FORMS = (("tzaar", "/servlet/sgf/{gid}/game{gid}.txt"),
-                ("dvonn", "/servlet/sgf/{gid}/game.txt"))
+# The record downloads (TZAAR's SGF-like form, DVONN's text), tried in this order: the game
+# list does not say which game a gid is, the content does (a DVONN record found at the
+# first address is still read as DVONN).
+RECORD_FORMS = ("/servlet/sgf/{gid}/game{gid}.txt", "/servlet/sgf/{gid}/game.txt")
 
 _GID = re.compile(r"game\.jsp\?(?:[^\"'>\s]*&)?gid=(\d+)")
 _PASSWORD_INPUT = re.compile(r"<input\b[^>]*\b(?:type|name)\s*=\s*[\"']?password\b", re.I)
@@ -220,17 +220,19 @@ class Site:
             return Download(gid, None, None, f"{e}: the login page instead of a record")
 
     def _download(self, gid: int) -> Download:
-        tried = []
-        for _, template in RECORD_FORMS:
+        tried: list[str] = []     # forms that are not this game's record
+        failed: list[str] = []    # forms the site failed to answer
+        for template in RECORD_FORMS:
             path = template.format(gid=gid)
             try:
                 _, body, _ = self._fetch(path)
             except urllib.error.HTTPError as e:
                 e.close()
-                if e.code in (404, 410):
-                    tried.append(f"{path}: HTTP {e.code}")
-                    continue
-                raise SiteError(f"{path}: HTTP {e.code} {e.reason}") from None
+                (tried if e.code in (404, 410) else failed).append(f"{path}: HTTP {e.code}")
+                continue
+            except SiteError as e:
+                failed.append(str(e))
+                continue
             text = records.decode_text(body)
             if is_login_page(text):
                 raise _LoginPageAnswer(path)
@@ -243,6 +245,8 @@ class Site:
                 return Download(gid, game, records.read_record(text))
             except records.RecordError as e:
                 return Download(gid, game, None, f"an unreadable {game} record: {e}")
+        if failed:  # the record may be behind the form that failed: try again later
+            raise SiteError("; ".join(failed + tried))
         return Download(gid, None, None, "not a DVONN or TZAAR record (" + "; ".join(tried) + ")")
 
     def post_move(self, gid: int, move: str) -> int:
