@@ -647,3 +647,21 @@ def test_shared_records_are_read_and_continued(site, tmp_path, monkeypatch, caps
     assert sorted(p.gid for p in site.accepted()) == [902, 903]
     assert_each_accepted_post_legal_and_once(site)
     assert "game 2552914: skipped: finished" in err and "game 901: skipped: White resigned" in err
+
+
+def test_no_post_without_a_usable_state_file(site, tmp_path, monkeypatch, capsys):
+    site.add(1001, "tzaar", ours=0, seed=23)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    config = write_config(tmp_path, site, state_file=str(blocker / "state.json"))
+    status, _, err = run_main(monkeypatch, capsys, "--config", str(config), "--once")
+    assert status == 1 and "not posting" in err and "cannot write the state file" in err
+    assert site.posts == []
+    site.requests.clear()
+    corrupt = tmp_path / "corrupt.json"
+    for text in ("{not json", '{"format": 2, "games": {}}', '{"format": 1, "games": {"1": 3}}'):
+        corrupt.write_text(text)
+        status, _, err = run_main(monkeypatch, capsys, "--config", str(config), "--once",
+                                  "--state", str(corrupt))
+        assert status == 1 and "state file" in err and err.count("\n") == 1
+    assert site.posts == [] and site.requests == []

@@ -41,8 +41,9 @@ except ImportError:  # while the bridge is still only the script scripts/bridge
 
     _script = Path(__file__).resolve().parents[2] / "scripts" / "bridge"
     _loader = importlib.machinery.SourceFileLoader("engine.tools._bridge_script", str(_script))
-    _bridge = importlib.util.module_from_spec(importlib.util.spec_from_loader(_loader.name,
-                                                                              _loader))
+    _spec = importlib.util.spec_from_loader(_loader.name, _loader)
+    assert _spec is not None  # a loader always gives a spec
+    _bridge = importlib.util.module_from_spec(_spec)
     _loader.exec_module(_bridge)
     BridgeError, next_move = _bridge.BridgeError, _bridge.next_move
 
@@ -162,6 +163,7 @@ def engine_pid(engine: EngineProcess) -> int:
     pid = getattr(engine, "pid", None)  # the asyncio-based client names it, the Popen one not
     return pid if pid is not None else engine.proc.pid
 
+
 class EngineSlot:
     """One worker's engine: started at its first game, kept for the runner's life."""
 
@@ -254,8 +256,6 @@ class Runner:
             while not self._check_stop():
                 try:
                     ok = self.one_pass()
-                except StateError:
-                    raise  # posting without the state file could post twice
                 except Exception as e:  # never crash the loop: log, back off, retry
                     log.error("the pass failed: %s: %s", type(e).__name__, e)
                     ok = False
@@ -295,9 +295,10 @@ class Runner:
                     give_up = give_up or time.monotonic() + self.settings.http_timeout + 15
                     if time.monotonic() > give_up:
                         break
-        counts = {kind: outcomes.count(kind) for kind in
-                  (POSTED, WOULD_POST, SKIPPED, FAILED, ABANDONED) if kind in outcomes}
-        log.info("pass done: %s", ", ".join(f"{n} {k}" for k, n in counts.items()) or "nothing")
+        if gids:
+            counts = {kind: outcomes.count(kind) for kind in
+                      (POSTED, WOULD_POST, SKIPPED, FAILED, ABANDONED) if kind in outcomes}
+            log.info("pass done: %s", ", ".join(f"{n} {k}" for k, n in counts.items()))
         return FAILED not in outcomes
 
     def _shut_down(self) -> None:
@@ -411,7 +412,11 @@ class Runner:
         if self.stopping.is_set():
             log.info("%s: not posting %s: stopping", where, sent)
             return ABANDONED
-        self.state.mark(gid, ply, sent, "sending")
+        try:
+            self.state.mark(gid, ply, sent, "sending")
+        except StateError as e:  # without the mark a crash could lead to a second post
+            log.error("%s: not posting %s: %s", where, sent, e)
+            return FAILED
         try:
             status = self.site.post_move(gid, sent)
         except PostRejected as e:
@@ -434,6 +439,7 @@ class OneLineFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         text = super().format(record)
         return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):
@@ -519,9 +525,6 @@ def _run(args: argparse.Namespace, settings: Settings, password: str) -> int:
             previous[signum] = signal.signal(signum, runner.on_signal)
     try:
         return runner.run()
-    except StateError as e:
-        log.error("%s", e)
-        return 1
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
