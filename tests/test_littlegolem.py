@@ -120,6 +120,7 @@ class StandIn:
     apply_posts: bool = True         # False: answer 200 and change nothing (a stale site)
     login_redirect: bool = False     # the login answers 303 to the game list
     other_form_status: int = 404     # the answer for a record form that is not the game's
+    logged_out_status: int = 200     # the status of the login page answering a lost session
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     lock: threading.Lock = field(default_factory=threading.Lock)
     url: str = ""
@@ -270,7 +271,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.answer(200, text, "text/plain")
             return self.answer(site.other_form_status, "no such record")
         if not self.logged_in():
-            return self.answer(200, LOGIN_PAGE)
+            return self.answer(site.logged_out_status, LOGIN_PAGE)
         if path == "/jsp/game/" and method == "GET":
             with site.lock:
                 page = site.page()
@@ -665,3 +666,19 @@ def test_no_post_without_a_usable_state_file(site, tmp_path, monkeypatch, capsys
                                   "--state", str(corrupt))
         assert status == 1 and "state file" in err and err.count("\n") == 1
     assert site.posts == [] and site.requests == []
+
+
+@pytest.mark.parametrize("logged_out_status", [200, 401, 403])
+def test_a_lost_session_is_logged_in_again(site, tmp_path, monkeypatch, capsys,
+                                           logged_out_status):
+    site.logged_out_status = logged_out_status
+    site.add(1101, "dvonn", ours=0)
+    site.add(1102, "tzaar", ours=0, seed=24)
+    site.inject("GET", "/jsp/game/", "logout")
+    site.inject("POST", "/jsp/game/game.jsp", "logout")
+    config = write_config(tmp_path, site)
+    status, _, err = run_main(monkeypatch, capsys, "--config", str(config), "--once")
+    assert status == 0, err
+    assert sorted(p.gid for p in site.accepted()) == [1101, 1102]
+    assert_each_accepted_post_legal_and_once(site)
+    assert site.logins >= 3 and err.count("the session has ended") >= 2

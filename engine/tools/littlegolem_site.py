@@ -63,6 +63,13 @@ class _LoginPageAnswer(Exception):
     """A record download answered with the login page."""
 
 
+class _NotLoggedIn(SiteError):
+    """An answer 401 or 403: the session is not (or no longer) valid."""
+
+
+_SESSION_STATUSES = (401, 403)
+
+
 _GAME_OF_FORMAT = {records.SOURCE_LITTLEGOLEM_DVONN: "dvonn",
                    records.SOURCE_LITTLEGOLEM_TZAAR: "tzaar",
                    records.SOURCE_BOARDSPACE: "dvonn"}
@@ -171,7 +178,8 @@ class Site:
             _, body, charset = self._fetch(path, form)
         except urllib.error.HTTPError as e:
             e.close()
-            raise SiteError(f"{path}: HTTP {e.code} {e.reason}") from None
+            kind = _NotLoggedIn if e.code in _SESSION_STATUSES else SiteError
+            raise kind(f"{path}: HTTP {e.code} {e.reason}") from None
         return _decode(body, charset)
 
     # --- session --------------------------------------------------------------
@@ -182,7 +190,10 @@ class Site:
         """A new session; LoginError if the site does not give the session cookie."""
         with self._login_lock:
             self.cookies.clear()
-            self._page(LOGIN_PATH, {"login": self.user, "password": self._password})
+            try:
+                self._page(LOGIN_PATH, {"login": self.user, "password": self._password})
+            except _NotLoggedIn:
+                pass  # no session cookie either: refused below
             if not self.logged_in():
                 raise LoginError(f"the site refused the login of {self.user!r} (no "
                                  f"{SESSION_COOKIE} cookie): check the name and password")
@@ -194,9 +205,14 @@ class Site:
 
     def _logged_page(self, path: str, form: Optional[dict] = None) -> str:
         """A page that needs the session: log in again once if the login page comes back."""
-        page = self._page(path, form)
-        if is_login_page(page):
-            log.info("%s: the login page: the session has ended", path)
+        try:
+            page: Optional[str] = self._page(path, form)
+        except _NotLoggedIn as e:
+            log.info("%s: the session has ended", e)
+            page = None
+        if page is None or is_login_page(page):
+            if page is not None:
+                log.info("%s: the login page: the session has ended", path)
             self.login()
             page = self._page(path, form)
             if is_login_page(page):
@@ -212,7 +228,7 @@ class Site:
         try:
             return self._download(gid)
         except _LoginPageAnswer as e:  # the session ended: once more after logging in
-            log.info("%s: the login page: the session has ended", e)
+            log.info("%s: the session has ended", e)
             self.login()
         try:
             return self._download(gid)
@@ -228,6 +244,8 @@ class Site:
                 _, body, _ = self._fetch(path)
             except urllib.error.HTTPError as e:
                 e.close()
+                if e.code in _SESSION_STATUSES:
+                    raise _LoginPageAnswer(path) from None
                 (tried if e.code in (404, 410) else failed).append(f"{path}: HTTP {e.code}")
                 continue
             except SiteError as e:
@@ -259,6 +277,10 @@ class Site:
             except urllib.error.HTTPError as e:
                 detail = _first_text(e.read(2000)) if e.fp is not None else ""
                 e.close()
+                if e.code in _SESSION_STATUSES and attempt == 1:  # the move was not taken
+                    log.info("%s: HTTP %d: the session has ended", MOVE_PATH, e.code)
+                    self.login()
+                    continue
                 raise PostRejected(f"HTTP {e.code} {e.reason}" +
                                    (f": {detail}" if detail else "")) from None
             except urllib.error.URLError as e:
