@@ -38,6 +38,7 @@ from engine.tools.littlegolem_site import site_move, waiting_games
 REPO = Path(__file__).resolve().parents[1]
 USER, PASSWORD = "gipfbot", "s3cret-Passw0rd"
 FAST_ENGINE = ["option player random"]  # instant, legal moves: the runner is under test
+SLOW = 3.5  # s, an answer slower than the runner's http_timeout (2 s) in these tests
 
 LOGIN_PAGE = ('<html><body><form method="post" action="/jsp/login/">'
               '<input type="text" name="login"><input type="password" name="password">'
@@ -313,7 +314,7 @@ def site():
 def write_config(tmp_path: Path, site: StandIn, **extra) -> Path:
     values = {"base_url": site.url, "user": USER, "games": ["dvonn", "tzaar"], "movetime": 50,
               "poll_interval": 0.05, "retry_delay": 0.05, "max_backoff": 0.2,
-              "http_timeout": 1.0, "workers": 2, "engine_setup": FAST_ENGINE,
+              "http_timeout": 2.0, "workers": 2, "engine_setup": FAST_ENGINE,
               "state_file": str(tmp_path / "state.json")}
     values.update(extra)
     lines = [f"{key} = {json.dumps(value)}" for key, value in values.items()]
@@ -418,9 +419,9 @@ def test_plays_several_games_of_both_kinds_to_the_end_through_faults(site, tmp_p
     site.add(103, "tzaar", ours=0, seed=3)
     site.add(104, "tzaar", moves=5, ours=1, seed=4)
     site.inject("GET", "/jsp/game/", "status", 500, after=2, times=2)
-    site.inject("GET", "/jsp/game/", "sleep", 2.5, after=6)           # past http_timeout
+    site.inject("GET", "/jsp/game/", "sleep", SLOW, after=6)           # past http_timeout
     site.inject("GET", "/jsp/game/", "logout", after=9)
-    site.inject("GET", r"/servlet/sgf/103/game103\.txt", "sleep", 2.5, after=3)
+    site.inject("GET", r"/servlet/sgf/103/game103\.txt", "sleep", SLOW, after=3)
     site.inject("GET", r"/servlet/sgf/101/game\.txt", "body", "1. g2 zz9 garbage", after=4)
     site.inject("GET", r"/servlet/sgf/104/game104\.txt", "body", "(;FF[TZAAR]POS[x];W[", after=2)
     site.inject("POST", "/jsp/game/game.jsp", "status", 500, after=5)
@@ -519,7 +520,7 @@ def test_the_state_file_stops_a_second_post_for_the_same_ply(site, tmp_path, mon
         assert "game 401: skipped: move 1 (" in err and "already posted; not posting again" in err
     # a site that times out on the post may have taken it: counted as posted
     site.add(403, "tzaar", ours=0, seed=20)
-    site.inject("POST", "/jsp/game/game.jsp", "sleep", 2.5)
+    site.inject("POST", "/jsp/game/game.jsp", "sleep", SLOW)
     status, _, err = run_main(monkeypatch, capsys, "--config", str(config), "--once")
     assert status == 1 and "without a clear answer" in err
     wait_for(lambda: [p.gid for p in site.posts].count(403) == 1, 30, "the slow post")
