@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Optional
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from conftest import shared_dir, sigint_as_in_a_terminal
 
 from engine import records
@@ -410,6 +412,27 @@ def test_the_game_list_is_the_table_before_the_opponents_turn():
     assert waiting_games("Games where it is your turn <table></table>") == []
     with pytest.raises(littlegolem.SiteError):
         waiting_games("<html>Service unavailable</html>")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.one_of(st.sampled_from(list("gamejsp?=&;.<>'\" 0123456789abcdekqrs-")),
+                                  st.characters()), max_size=80),
+       st.sampled_from(["dvonn", "tzaar", "go"]))
+def test_hostile_text_gives_a_list_or_a_site_error_and_a_move_or_a_value_error(text, game):
+    for page in (text, f"Games where it is your turn {text}",
+                 f"{text} Games where it is your opponent's turn"):
+        try:
+            gids = waiting_games(page)
+        except littlegolem.SiteError:
+            continue
+        assert all(isinstance(gid, int) and gid >= 0 for gid in gids)
+        assert len(gids) == len(set(gids))
+    try:
+        move = site_move(game, text)
+    except ValueError:
+        return
+    assert re.fullmatch(r"pass|([a-k][a-e]){1,2}" if game == "dvonn"
+                        else r"[k-s]{4}(-([k-s]{4}|pass))?", move)
 
 
 # --- whole runs -------------------------------------------------------------
