@@ -545,7 +545,7 @@ def test_the_state_file_stops_a_second_post_for_the_same_ply(site, tmp_path, mon
     site.add(403, "tzaar", ours=0, seed=20)
     site.inject("POST", "/jsp/game/game.jsp", "sleep", SLOW)
     status, _, err = run_main(monkeypatch, capsys, "--config", str(config), "--once")
-    assert status == 1 and "without a clear answer" in err
+    assert status == 1 and "without a clear answer" in err, err
     wait_for(lambda: [p.gid for p in site.posts].count(403) == 1, 30, "the slow post")
     status, _, err = run_main(monkeypatch, capsys, "--config", str(config), "--once")
     assert [p.gid for p in site.posts].count(403) == 1
@@ -706,3 +706,43 @@ def test_a_lost_session_is_logged_in_again(site, tmp_path, monkeypatch, capsys,
     assert sorted(p.gid for p in site.accepted()) == [1101, 1102]
     assert_each_accepted_post_legal_and_once(site)
     assert site.logins >= 3 and err.count("the session has ended") >= 2
+
+
+@pytest.mark.parametrize("slow", ["the game list", "a record"])
+def test_sigterm_does_not_wait_for_a_slow_site(site, tmp_path, slow):
+    site.add(1201, "dvonn", moves=20, ours=0, seed=25)
+    site.add(1202, "tzaar", moves=4, ours=0, seed=26)
+    if slow == "the game list":
+        site.inject("GET", "/jsp/game/", "sleep", 600)
+    else:
+        site.inject("GET", r"/servlet/sgf/1202/game1202\.txt", "sleep", 600)
+    config = write_config(tmp_path, site, movetime=600_000, engine_setup=[],
+                          http_timeout=900.0)
+    proc = start_runner(config)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stderr), daemon=True)
+    reader.start()
+    try:
+        if slow == "the game list":
+            wait_for(lambda: ("GET", "/jsp/game/") in site.requests, 120, "the list request")
+        else:
+            wait_for(lambda: any("thinking with" in line for line in lines), 120, "the think")
+            wait_for(lambda: ("GET", "/servlet/sgf/1202/game1202.txt") in site.requests, 120,
+                     "the record request")
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=120)  # far less than the answer's 600 s
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        reader.join(timeout=10)
+        proc.stdout.close()
+        proc.stderr.close()
+    assert proc.returncode == 0, "".join(lines)
+    pids = {int(m.group(1)) for line in lines for m in [re.search(r"started \(pid (\d+)", line)]
+            if m}
+    assert len(pids) == (0 if slow == "the game list" else 1), "".join(lines)
+    for pid in pids:
+        wait_for(lambda pid=pid: not pid_alive(pid), 30, "the engine's end")
+    assert site.posts == []
+    assert "SIGTERM: stopping" in "".join(lines) and "Traceback" not in "".join(lines)

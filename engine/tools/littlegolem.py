@@ -171,22 +171,27 @@ class EngineSlot:
         self.name = f"engine {number}"
         self.settings = settings
         self.engine: Optional[EngineProcess] = None
+        self._lock = threading.Lock()  # starting and closing, between a worker and shutdown
+        self._closed = False
 
     def get(self) -> EngineProcess:
-        if self.engine is None:
-            engine = EngineProcess(self.settings.engine, self.name)
-            try:
-                for line in self.settings.engine_setup:
-                    engine.ask(line)
-                version = engine.ask("version")
-            except EngineError:
-                engine.close()
-                raise
-            log.info("%s started (pid %d): %s", self.name, engine_pid(engine), version)
-            if "core=compiled" not in version:
-                log.warning("%s runs without the compiled core: it plays far weaker", self.name)
-            self.engine = engine
-        return self.engine
+        with self._lock:
+            if self._closed:
+                raise EngineError(f"{self.name}: the runner is stopping")
+            if self.engine is None:
+                self.engine = engine = EngineProcess(self.settings.engine, self.name)
+                try:
+                    for line in self.settings.engine_setup:
+                        engine.ask(line)
+                    version = engine.ask("version")
+                except EngineError:
+                    self._close()
+                    raise
+                log.info("%s started (pid %d): %s", self.name, engine_pid(engine), version)
+                if "core=compiled" not in version:
+                    log.warning("%s runs without the compiled core: it plays far weaker",
+                                self.name)
+            return self.engine
 
     def abandon(self) -> None:
         """End the engine at once (its think is abandoned; SIGTERM ends the engine, §1 of
@@ -198,15 +203,29 @@ class EngineSlot:
             except OSError:  # already gone
                 pass
 
-    def close(self) -> None:
-        if self.engine is not None:
-            self.engine.close()
-            self.engine = None
+    def close(self, *, for_good: bool = False) -> None:
+        """Quit the engine (a new one starts at the next game, unless for_good)."""
+        with self._lock:
+            self._closed = self._closed or for_good
+            self._close()
+
+    def _close(self) -> None:
+        engine, self.engine = self.engine, None
+        if engine is not None:
+            try:
+                engine.close()
+            except (EngineError, OSError):
+                pass
 
 
 # --- the runner ---------------------------------------------------------------
 POSTED, WOULD_POST, SKIPPED, FAILED, ABANDONED = "posted", "would post", "skipped", "failed", \
     "abandoned"
+IDLE, FETCHING, THINKING, POSTING = "idle", "fetching", "thinking", "posting"
+
+
+class _Stop(BaseException):
+    """Raised in the main thread by the first SIGTERM or SIGINT, to leave any wait at once."""
 
 
 class Runner:
@@ -220,9 +239,10 @@ class Runner:
         self.out = out if out is not None else sys.stdout
         self.out_lock = threading.Lock()
         self.stop_signal: Optional[int] = None    # set by the signal handler only
+        self.interruptible = False                # the handler may raise _Stop
         self.stopping = threading.Event()
         self.slots = [EngineSlot(n + 1, settings) for n in range(settings.workers)]
-        self.busy: dict[int, EngineSlot] = {}     # worker number -> the slot it is using
+        self.phases = [IDLE] * settings.workers   # what each worker is doing
         self.jobs: "queue.Queue[Optional[int]]" = queue.Queue()
         self.results: "queue.Queue[str]" = queue.Queue()
         self.threads = [threading.Thread(target=self._work, args=(n,), name=f"worker {n + 1}",
@@ -230,16 +250,25 @@ class Runner:
 
     # signals ---------------------------------------------------------------
     def on_signal(self, signum, frame) -> None:
-        self.stop_signal = signum  # only a flag: the main loop does the rest
+        if self.stop_signal is None:
+            self.stop_signal = signum
+            if self.interruptible:  # leave a wait on the site or on a worker at once
+                self.interruptible = False
+                raise _Stop
 
     def _check_stop(self) -> bool:
         if self.stop_signal is not None and not self.stopping.is_set():
+            thinking = [n for n, phase in enumerate(self.phases) if phase == THINKING]
             log.info("%s: stopping (abandoning %d think(s))",
-                     signal.Signals(self.stop_signal).name, len(self.busy))
+                     signal.Signals(self.stop_signal).name, len(thinking))
             self.stopping.set()
-            for slot in list(self.busy.values()):
-                slot.abandon()
+            self._abandon_thinks()
         return self.stopping.is_set()
+
+    def _abandon_thinks(self) -> None:
+        for number, phase in enumerate(self.phases):
+            if phase == THINKING:
+                self.slots[number].abandon()
 
     def _sleep(self, seconds: float) -> None:
         end = time.monotonic() + seconds
@@ -250,28 +279,38 @@ class Runner:
     def run(self) -> int:
         for thread in self.threads:
             thread.start()
-        failures = 0
         ok = True
         try:
-            while not self._check_stop():
-                try:
-                    ok = self.one_pass()
-                except Exception as e:  # never crash the loop: log, back off, retry
-                    log.error("the pass failed: %s: %s", type(e).__name__, e)
-                    ok = False
-                if self.once or self._check_stop():
-                    break
-                failures = 0 if ok else failures + 1
-                delay = self.settings.poll_interval if ok else min(
-                    self.settings.max_backoff, self.settings.retry_delay * 2 ** (failures - 1))
-                if not ok:
-                    log.warning("retrying in %g s (failure %d in a row)", delay, failures)
-                self._sleep(delay)
-        finally:
-            self._shut_down()
+            try:
+                self.interruptible = True
+                ok = self._loop()
+            finally:
+                self.interruptible = False
+        except _Stop:
+            pass
+        self._shut_down()
         if self.stop_signal is not None:
             return 130 if self.stop_signal == signal.SIGINT else 0
         return 0 if ok else 1
+
+    def _loop(self) -> bool:
+        failures = 0
+        ok = True
+        while not self._check_stop():
+            try:
+                ok = self.one_pass()
+            except Exception as e:  # never crash the loop: log, back off, retry
+                log.error("the pass failed: %s: %s", type(e).__name__, e)
+                ok = False
+            if self.once or self._check_stop():
+                break
+            failures = 0 if ok else failures + 1
+            delay = self.settings.poll_interval if ok else min(
+                self.settings.max_backoff, self.settings.retry_delay * 2 ** (failures - 1))
+            if not ok:
+                log.warning("retrying in %g s (failure %d in a row)", delay, failures)
+            self._sleep(delay)
+        return ok
 
     def one_pass(self) -> bool:
         """Every waiting game once; False when something failed (then the loop backs off)."""
@@ -286,38 +325,34 @@ class Runner:
         for gid in gids:
             self.jobs.put(gid)
         outcomes: list[str] = []
-        give_up: Optional[float] = None
-        while len(outcomes) < len(gids):
+        while len(outcomes) < len(gids) and not self._check_stop():
             try:
                 outcomes.append(self.results.get(timeout=0.1))
             except queue.Empty:
-                if self._check_stop():  # thinks are abandoned, requests end within timeout
-                    give_up = give_up or time.monotonic() + self.settings.http_timeout + 15
-                    if time.monotonic() > give_up:
-                        break
-        if gids:
+                pass
+        if gids and not self.stopping.is_set():
             counts = {kind: outcomes.count(kind) for kind in
                       (POSTED, WOULD_POST, SKIPPED, FAILED, ABANDONED) if kind in outcomes}
             log.info("pass done: %s", ", ".join(f"{n} {k}" for k, n in counts.items()))
         return FAILED not in outcomes
 
     def _shut_down(self) -> None:
-        self.stopping.set()
-        for slot in list(self.busy.values()):
-            slot.abandon()
+        """End every engine; wait only for the workers that think (their engines are being
+        ended) or post (so that the state file says how the post went)."""
+        if not self._check_stop():  # the end of a --once pass
+            self.stopping.set()
         for _ in self.threads:
             self.jobs.put(None)
-        # a worker may be inside an HTTP request: that ends within its timeout
         deadline = time.monotonic() + self.settings.http_timeout + 15
-        for thread in self.threads:
-            while thread.is_alive() and time.monotonic() < deadline:
-                for slot in list(self.busy.values()):  # an engine started meanwhile
-                    slot.abandon()
-                thread.join(timeout=0.1)
-        for slot in self.slots:
-            if slot.engine is not None:  # a worker that never ended: still no engine left
+        while time.monotonic() < deadline and any(
+                thread.is_alive() and self.phases[n] in (THINKING, POSTING)
+                for n, thread in enumerate(self.threads)):
+            self._abandon_thinks()
+            time.sleep(0.05)
+        for number, slot in enumerate(self.slots):
+            if self.phases[number] == THINKING:
                 slot.abandon()
-                slot.close()
+            slot.close(for_good=True)
 
     # one game ----------------------------------------------------------------
     def _work(self, number: int) -> None:
@@ -332,13 +367,16 @@ class Runner:
                 except Exception as e:  # never lose a worker: log, count as a failure
                     log.error("game %d: unexpected %s: %s", gid, type(e).__name__, e)
                     outcome = FAILED
+                finally:
+                    self.phases[number] = IDLE
                 self.results.put(outcome)
         finally:
-            slot.close()
+            slot.close(for_good=True)
 
     def play(self, gid: int, number: int, slot: EngineSlot) -> str:
         if self.stopping.is_set():
             return ABANDONED
+        self.phases[number] = FETCHING
         try:
             download = self.site.download(gid)
         except SiteError as e:
@@ -373,7 +411,7 @@ class Runner:
                         blocking["ply"] + 1, blocking["move"], blocking["status"])
             return SKIPPED
         time_command = f"option movetime {self.settings.movetime}"
-        self.busy[number] = slot
+        self.phases[number] = THINKING
         try:
             engine = slot.get()
             if self.stopping.is_set():
@@ -385,21 +423,14 @@ class Runner:
             log.warning("game %d: skipped: %s", gid, e)
             return SKIPPED
         except (EngineError, OSError, ValueError) as e:
-            self._discard(slot)
+            slot.close()
             if self.stopping.is_set():
                 log.info("game %d: think abandoned", gid)
                 return ABANDONED
             log.error("game %d: engine failure: %s", gid, e)
             return FAILED
-        finally:
-            self.busy.pop(number, None)
+        self.phases[number] = POSTING
         return self._send(gid, record, ply, move)
-
-    def _discard(self, slot: EngineSlot) -> None:
-        try:
-            slot.close()
-        except (EngineError, OSError):
-            slot.engine = None
 
     def _send(self, gid: int, record: records.GameRecord, ply: int, move: str) -> str:
         sent = site_move(record.game, move)
