@@ -243,6 +243,7 @@ class Runner:
         self.stopping = threading.Event()
         self.slots = [EngineSlot(n + 1, settings) for n in range(settings.workers)]
         self.phases = [IDLE] * settings.workers   # what each worker is doing
+        self.last_waiting: Optional[list[int]] = None
         self.jobs: "queue.Queue[Optional[int]]" = queue.Queue()
         self.results: "queue.Queue[str]" = queue.Queue()
         self.threads = [threading.Thread(target=self._work, args=(n,), name=f"worker {n + 1}",
@@ -320,8 +321,11 @@ class Runner:
         except SiteError as e:
             log.error("cannot list the games: %s", e)
             return False
-        log.info("%d game(s) waiting for our move%s", len(gids),
-                 ": " + " ".join(map(str, gids)) if gids else "")
+        # a quiet poll (nothing waiting, as before) is logged only at debug level
+        quiet = not gids and self.last_waiting == []
+        log.log(logging.DEBUG if quiet else logging.INFO, "%d game(s) waiting for our move%s",
+                len(gids), ": " + " ".join(map(str, gids)) if gids else "")
+        self.last_waiting = gids
         for gid in gids:
             self.jobs.put(gid)
         outcomes: list[str] = []
