@@ -746,3 +746,14 @@ def test_sigterm_does_not_wait_for_a_slow_site(site, tmp_path, slow):
         wait_for(lambda pid=pid: not pid_alive(pid), 30, "the engine's end")
     assert site.posts == []
     assert "SIGTERM: stopping" in "".join(lines) and "Traceback" not in "".join(lines)
+
+
+def test_an_idle_poll_is_logged_once(site, tmp_path, caplog):
+    settings = littlegolem.Settings(user=USER, base_url=site.url, http_timeout=5.0)
+    runner = littlegolem.Runner(settings, littlegolem.Site(site.url, USER, PASSWORD, 5.0),
+                                littlegolem.PostedMoves(tmp_path / "state.json"),
+                                dry_run=True, once=True)
+    caplog.set_level("INFO", logger="gipf-littlegolem")
+    for _ in range(3):
+        assert runner.one_pass()
+    assert [r.getMessage() for r in caplog.records].count("0 game(s) waiting for our move") == 1
