@@ -41,6 +41,7 @@ REPO = Path(__file__).resolve().parents[1]
 USER, PASSWORD = "gipfbot", "s3cret-Passw0rd"
 FAST_ENGINE = ["option player random"]  # instant, legal moves: the runner is under test
 SLOW = 3.5  # s, an answer slower than the runner's http_timeout (2 s) in these tests
+SEARCH_ENGINE = ["option depth 2"]  # the core search, kept short
 
 LOGIN_PAGE = ('<html><body><form method="post" action="/jsp/login/">'
               '<input type="text" name="login"><input type="password" name="password">'
@@ -484,7 +485,7 @@ def test_dry_run_prints_a_move_for_every_waiting_game_and_posts_nothing(
     site.add(205, "tzaar", moves=3, ours=1, seed=9)
     site.add(206, "tzaar", moves=2, ours=0, seed=10).ours = 1  # the opponent's turn
     assert not site.games[206].our_turn
-    config = write_config(tmp_path, site)
+    config = write_config(tmp_path, site, engine_setup=SEARCH_ENGINE)  # the real search
     status, out, err = run_main(monkeypatch, capsys, "--config", str(config), "--dry-run")
     assert status == 0, err
     printed = dict(line.split() for line in out.splitlines())
@@ -666,7 +667,7 @@ def test_shared_records_are_read_and_continued(site, tmp_path, monkeypatch, caps
         part = records.GameRecord(record.game, record.moves[:cut], white=record.white,
                                   black=record.black, opening=record.opening)
         site.games[gid] = SiteGame(gid, record.game, records.replay(part).side, part)
-    config = write_config(tmp_path, site)
+    config = write_config(tmp_path, site, engine_setup=SEARCH_ENGINE)  # the real search
     status, _, err = run_main(monkeypatch, capsys, "--config", str(config), "--once")
     assert status == 0, err
     assert sorted(p.gid for p in site.accepted()) == [902, 903]
