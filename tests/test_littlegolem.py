@@ -599,7 +599,9 @@ def test_config_errors_are_usage_errors(tmp_path, capsys, monkeypatch):
              "user = 'x'\ngames = ['go']\n": "games must list",
              "user = 'x'\nmovetime = 0\n": "movetime must be positive",
              "user = [\n": "not TOML",
-             "base_url = 'http://127.0.0.1:9'\n": "no account"}
+             "base_url = 'http://127.0.0.1:9'\n": "no account",
+             "user = 'x'\nbase_url = 'file:///etc'\n": "must be http(s)://host",
+             "user = 'x'\nbase_url = 'www.littlegolem.net'\n": "must be http(s)://host"}
     for text, message in cases.items():
         path = tmp_path / "c.toml"
         path.write_text(text)

@@ -17,6 +17,7 @@ import signal
 import sys
 import threading
 import time
+import urllib.parse
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Optional
@@ -112,6 +113,9 @@ def read_config(path: str) -> dict:
 def check_settings(settings: Settings) -> None:
     if not settings.user:
         raise UsageError("no account: give --user or user in the config")
+    url = urllib.parse.urlsplit(settings.base_url)
+    if url.scheme not in ("http", "https") or not url.hostname:
+        raise UsageError(f"the base URL must be http(s)://host[:port], not {settings.base_url!r}")
     games = [str(g).lower() for g in settings.games]
     if not games or any(g not in GAMES for g in games):
         raise UsageError(f"games must list some of {', '.join(GAMES)}, not {settings.games!r}")
@@ -529,6 +533,7 @@ def main(argv=None) -> int:
         return 1
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(OneLineFormatter("%(asctime)s %(levelname)s %(message)s"))
+    level, propagate = log.level, log.propagate
     log.addHandler(handler)
     log.setLevel(settings.log_level.upper())
     log.propagate = False
@@ -536,6 +541,8 @@ def main(argv=None) -> int:
         return _run(args, settings, password)
     finally:
         log.removeHandler(handler)
+        log.setLevel(level)
+        log.propagate = propagate
 
 
 def _run(args: argparse.Namespace, settings: Settings, password: str) -> int:
@@ -550,6 +557,10 @@ def _run(args: argparse.Namespace, settings: Settings, password: str) -> int:
         return 1
     site = Site(settings.base_url, settings.user, password, settings.http_timeout)
     runner = Runner(settings, site, state, dry_run=args.dry_run, once=args.once)
+    host = urllib.parse.urlsplit(settings.base_url).hostname
+    if settings.base_url.startswith("http:") and host not in ("localhost", "127.0.0.1", "::1"):
+        log.warning("%s is plain http: the password crosses the network unencrypted",
+                    settings.base_url)
     log.info("playing %s on %s as %s, %d ms a move, %d worker(s)%s",
              "/".join(settings.games), settings.base_url, settings.user, settings.movetime,
              settings.workers, " (dry run)" if args.dry_run else "")
