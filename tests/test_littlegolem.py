@@ -760,3 +760,19 @@ def test_an_idle_poll_is_logged_once(site, tmp_path, caplog):
     for _ in range(3):
         assert runner.one_pass()
     assert [r.getMessage() for r in caplog.records].count("0 game(s) waiting for our move") == 1
+
+
+@pytest.mark.parametrize("allowed", [False, True])
+def test_an_engine_without_the_compiled_core_plays_only_when_allowed(
+        site, tmp_path, monkeypatch, capsys, fake_engine, allowed):
+    site.add(401, "dvonn", ours=0)
+    engine = fake_engine("0.1.0 core=unavailable (not built)")
+    config = write_config(tmp_path, site, engine=engine, engine_setup=[])
+    extra = ["--allow-python-player"] if allowed else []
+    status, out, err = run_main(monkeypatch, capsys, "--config", str(config), "--dry-run", *extra)
+    assert site.posts == []
+    if allowed:
+        assert "runs without the compiled core" in err
+    else:
+        assert "does not run the compiled core" in err and "--allow-python-player" in err
+        assert out == ""

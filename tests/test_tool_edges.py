@@ -118,7 +118,8 @@ def test_scripts_exit_quietly_when_their_output_closes(args):
 
 
 @pytest.mark.parametrize("name", ["bench", "bench_live", "bench_protocol", "bench_solver", "book",
-                                  "bridge", "clock_profile", "codecup", "codecup_referee", "match",
+                                  "bridge", "clock_profile", "codecup", "codecup_referee",
+                                  "littlegolem", "match",
                                   "regress", "review", "selfplay", "spsa", "train_net", "tune"])
 def test_every_script_explains_every_option(name, tmp_path):
     result = subprocess.run([PY, str(REPO / "scripts" / name), "--help"], cwd=tmp_path,

@@ -12,8 +12,8 @@ from conftest import HAND_BUILT_TZAAR, REPO
 
 PY = sys.executable
 TOOLS = ["bench", "bench_live", "bench_protocol", "bench_solver", "book", "bridge",
-         "clock_profile", "codecup", "codecup_referee", "match", "regress", "review", "selfplay",
-         "spsa", "train_net", "tune"]
+         "clock_profile", "codecup", "codecup_referee", "littlegolem", "match", "regress", "review",
+         "selfplay", "spsa", "train_net", "tune"]
 
 
 def tool(name: str):

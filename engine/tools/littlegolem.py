@@ -34,19 +34,7 @@ from engine.tools.littlegolem_site import (PostRejected, PostUnknown, Site, Site
                                            site_move)
 from engine.tools.littlegolem_state import PostedMoves, StateError
 
-try:  # the bridge's record -> engine -> move logic, shared rather than copied
-    from engine.tools.bridge import BridgeError, next_move
-except ImportError:  # while the bridge is still only the script scripts/bridge
-    import importlib.machinery
-    import importlib.util
-
-    _script = Path(__file__).resolve().parents[2] / "scripts" / "bridge"
-    _loader = importlib.machinery.SourceFileLoader("engine.tools._bridge_script", str(_script))
-    _spec = importlib.util.spec_from_loader(_loader.name, _loader)
-    assert _spec is not None  # a loader always gives a spec
-    _bridge = importlib.util.module_from_spec(_spec)
-    _loader.exec_module(_bridge)
-    BridgeError, next_move = _bridge.BridgeError, _bridge.next_move
+from engine.tools.bridge import BridgeError, next_move  # the record -> move logic, shared
 
 log = logging.getLogger("gipf-littlegolem")
 
@@ -78,15 +66,17 @@ class Settings:
     retry_delay: float = 10.0            # s before the first retry after a failed pass
     max_backoff: float = 900.0           # s, the longest wait after failures
     log_level: str = "info"
+    allow_python_player: bool = False    # play even without the compiled core (far weaker)
 
 
 _TYPES = {"user": str, "base_url": str, "password_file": str, "games": list, "movetime": int,
           "poll_interval": float, "workers": int, "state_file": str, "engine": str,
           "engine_setup": list, "http_timeout": float, "retry_delay": float,
-          "max_backoff": float, "log_level": str}
+          "max_backoff": float, "log_level": str, "allow_python_player": bool}
 
 
-_TYPE_NAMES = {str: "a string", int: "an integer", float: "a number", list: "a list"}
+_TYPE_NAMES = {str: "a string", int: "an integer", float: "a number", list: "a list",
+               bool: "true or false"}
 
 
 def read_config(path: str) -> dict:
@@ -105,7 +95,7 @@ def read_config(path: str) -> dict:
             raise UsageError(f"{path}: unknown key {key!r} (known: {', '.join(_TYPES)})")
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             value = data[key] = float(value)
-        if not isinstance(value, kind) or isinstance(value, bool):
+        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
             raise UsageError(f"{path}: {key} must be {_TYPE_NAMES[kind]}, not {value!r}")
     return data
 
@@ -161,13 +151,6 @@ def default_state_file(user: str) -> Path:
 
 
 # --- engines ------------------------------------------------------------------
-def engine_pid(engine: EngineProcess) -> int:
-    """The engine's process id, which is also its process group's (the client starts each
-    engine in a session of its own)."""
-    pid = getattr(engine, "pid", None)  # the asyncio-based client names it, the Popen one not
-    return pid if pid is not None else engine.proc.pid
-
-
 class EngineSlot:
     """One worker's engine: started at its first game, kept for the runner's life."""
 
@@ -191,8 +174,13 @@ class EngineSlot:
                 except EngineError:
                     self._close()
                     raise
-                log.info("%s started (pid %d): %s", self.name, engine_pid(engine), version)
-                if "core=compiled" not in version:
+                log.info("%s started (pid %s): %s", self.name, engine.pid, version)
+                if "core=compiled" not in version.split():
+                    if not self.settings.allow_python_player:
+                        self._close()
+                        raise EngineError(f"{self.name} does not run the compiled core "
+                                          f"(version: {version.strip()[:120]!r}); build it or "
+                                          "pass --allow-python-player")
                     log.warning("%s runs without the compiled core: it plays far weaker",
                                 self.name)
             return self.engine
@@ -201,9 +189,10 @@ class EngineSlot:
         """End the engine at once (its think is abandoned; SIGTERM ends the engine, §1 of
         protocol.md); the worker then sees its reply fail and closes it."""
         engine = self.engine
-        if engine is not None:
+        pid = None if engine is None else engine.pid
+        if pid is not None:
             try:
-                os.killpg(engine_pid(engine), signal.SIGTERM)
+                os.killpg(pid, signal.SIGTERM)
             except OSError:  # already gone
                 pass
 
@@ -499,6 +488,8 @@ def parse_args(argv) -> argparse.Namespace:
                         help="print 'GID MOVE' for every waiting game; post nothing (one pass)")
     parser.add_argument("--state", metavar="FILE", help="the posted-moves state file")
     parser.add_argument("--engine", metavar="CMD", help="command starting the engine")
+    parser.add_argument("--allow-python-player", action="store_true",
+                        help="play even when the engine has no compiled core (far weaker)")
     args, unknown = parser.parse_known_args(argv)
     if unknown:  # named without their values: a mistyped option may carry a secret
         raise UsageError("unknown options " + " ".join(a for a in unknown if a.startswith("-"))
@@ -514,6 +505,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
         value = getattr(args, flag)
         if value is not None:
             values[key] = value
+    if args.allow_python_player:
+        values["allow_python_player"] = True
     known = {f.name for f in fields(Settings)}
     settings = Settings(**{k: v for k, v in values.items() if k in known})
     check_settings(settings)
@@ -526,7 +519,7 @@ def main(argv=None) -> int:
         settings = settings_from(args)
         password = read_password(settings)
     except UsageError as e:
-        print(f"gipf-littlegolem: {e}", file=sys.stderr)
+        print(f"gipf-littlegolem: {' '.join(str(e).split())} (see --help)", file=sys.stderr)
         return 2
     except InputError as e:
         print(f"gipf-littlegolem: {e}", file=sys.stderr)

@@ -144,6 +144,7 @@ class Site:
         self.cookies = CookieJar()
         self._opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
         self._login_lock = threading.Lock()
+        self._logins = 0  # sessions opened: a worker whose session ended logs in only once more
 
     def __repr__(self) -> str:  # never the password
         return f"Site({self.base_url!r}, user={self.user!r})"
@@ -186,9 +187,13 @@ class Site:
     def logged_in(self) -> bool:
         return any(cookie.name == SESSION_COOKIE for cookie in self.cookies)
 
-    def login(self) -> None:
-        """A new session; LoginError if the site does not give the session cookie."""
+    def login(self, ended: Optional[int] = None) -> None:
+        """A new session; LoginError if the site does not give the session cookie.  `ended`:
+        the session (a `session()` value) the caller saw end; if another worker has logged in
+        since, that newer session is kept (logging in again would end it under that worker)."""
         with self._login_lock:
+            if ended is not None and ended != self._logins:
+                return
             self.cookies.clear()
             try:
                 self._page(LOGIN_PATH, {"login": self.user, "password": self._password})
@@ -197,7 +202,11 @@ class Site:
             if not self.logged_in():
                 raise LoginError(f"the site refused the login of {self.user!r} (no "
                                  f"{SESSION_COOKIE} cookie): check the name and password")
+            self._logins += 1
             log.info("logged in as %s", self.user)
+
+    def session(self) -> int:
+        return self._logins
 
     def ensure_login(self) -> None:
         if not self.logged_in():
@@ -205,6 +214,7 @@ class Site:
 
     def _logged_page(self, path: str, form: Optional[dict] = None) -> str:
         """A page that needs the session: log in again once if the login page comes back."""
+        session = self.session()
         try:
             page: Optional[str] = self._page(path, form)
         except _NotLoggedIn as e:
@@ -213,7 +223,7 @@ class Site:
         if page is None or is_login_page(page):
             if page is not None:
                 log.info("%s: the login page: the session has ended", path)
-            self.login()
+            self.login(session)
             page = self._page(path, form)
             if is_login_page(page):
                 raise SiteError(f"{path}: still the login page after logging in")
@@ -225,11 +235,12 @@ class Site:
 
     def download(self, gid: int) -> Download:
         """The game's record, told apart by content; SiteError when the site fails."""
+        session = self.session()
         try:
             return self._download(gid)
         except _LoginPageAnswer as e:  # the session ended: once more after logging in
             log.info("%s: the session has ended", e)
-            self.login()
+            self.login(session)
         try:
             return self._download(gid)
         except _LoginPageAnswer as e:
@@ -272,6 +283,7 @@ class Site:
         with an error, PostUnknown when it may have taken the move without saying so."""
         form = {"sendgame": str(gid), "sendmove": move}
         for attempt in (1, 2):
+            session = self.session()
             try:
                 status, body, charset = self._request(MOVE_PATH, form)
             except urllib.error.HTTPError as e:
@@ -279,7 +291,7 @@ class Site:
                 e.close()
                 if e.code in _SESSION_STATUSES and attempt == 1:  # the move was not taken
                     log.info("%s: HTTP %d: the session has ended", MOVE_PATH, e.code)
-                    self.login()
+                    self.login(session)
                     continue
                 raise PostRejected(f"HTTP {e.code} {e.reason}" +
                                    (f": {detail}" if detail else "")) from None
@@ -295,7 +307,7 @@ class Site:
                 return status
             if attempt == 1:  # not logged in: the move was not taken
                 log.info("%s: the login page: the session has ended", MOVE_PATH)
-                self.login()
+                self.login(session)
         raise PostRejected("still the login page after logging in")
 
 
