@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from . import core
+from . import core, levels
 from .clock import Clock
 from .options import Options
 from .player import choose_move, random_move
@@ -73,6 +73,7 @@ class Watch:
     report_ms: int = 0      # also report progress this often (the last iteration, current nodes)
     untimed: bool = False   # no time limit: only depth, nodes and `stop` end it
     multipv: int = 1
+    play: bool = False      # a move to play (genmove): option level applies
 
 
 def time_limit_ms(game, options: Options, clock: Clock) -> Optional[float]:
@@ -134,7 +135,9 @@ def _choose(game, options: Options, clock: Clock, limit_ms: Optional[float],
     if options.player == "random":
         return Thought(random_move(game, options.seed))
     if options.player == "core" and core.AVAILABLE:
-        thought = _think_core(game, options, clock, limit_ms, on_progress, watch)
+        weaker = watch.play and options.level < levels.FULL
+        thought = (_think_level if weaker else _think_core)(game, options, clock, limit_ms,
+                                                            on_progress, watch)
         if thought is not None:
             return thought
     return Thought(choose_move(game, options.seed))
@@ -217,3 +220,29 @@ def core_thought(game, result: core.SearchResult) -> Optional[Thought]:
         return None
     return Thought(move, result.score, result.depth, result.nodes, result.time_ms,
                    pv_text(game, result.pv), "core", candidates(game, result))
+
+
+def _think_level(game, options: Options, clock: Clock, limit_ms: Optional[float],
+                 on_progress: Optional[Callable[[Progress], None]],
+                 watch: Watch) -> Optional[Thought]:
+    """genmove below full strength: the level's search, then its weighted choice among the
+    candidates (engine/levels.py); one thread, so that a level plays the same for any
+    option threads."""
+    level = levels.LEVELS[options.level]
+    if limit_ms is None:
+        limit_ms = time_limit_ms(game, options, clock)
+    try:
+        result = core.search(game.name, game.cells, game.side, game.core_phase, time_ms=limit_ms,
+                             **levels.search_limits(level, options.nodes, options.depth),
+                             hash_mb=options.hash, seed=options.seed, stop=watch.stop,
+                             on_iteration=(lambda it: on_progress(progress(game, it)))
+                             if on_progress is not None else None)
+    except core.CoreError as e:
+        log.error("the core failed (%s); playing the Python player's move", e)
+        return None
+    chosen = levels.choose(game, result, level, options.seed)
+    if chosen is None:
+        return core_thought(game, result)
+    score, move, line = chosen
+    return Thought(move, score, result.depth, result.nodes, result.time_ms,
+                   pv_text(game, line.pv), "core", candidates(game, result))
