@@ -57,6 +57,7 @@ def main(argv=None) -> int:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(("127.0.0.1", args.port))  # loopback only: never reachable from the network
+        sock.listen(128)  # the address printed below takes connections at once
     except OSError as e:
         print(f"gipf-gui: cannot listen on 127.0.0.1:{args.port}: {e.strerror}", file=sys.stderr)
         return 1

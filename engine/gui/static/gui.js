@@ -165,7 +165,7 @@ function render() {
     `${game.toUpperCase()} · ${side} to act (${who}) · ${st.status.phase}` + (st.paused ? " · paused: press Engine move" : "");
   $("result").textContent = over ? resultWords(st) : "";
   $("score").textContent = "Count: " + st.score;
-  $("go").disabled = over || ui.thinking;
+  $("go").disabled = ui.thinking;  // after the end it says why there is nothing to play
   const list = $("moves");
   list.textContent = "";
   st.history.forEach(([mover, move], i) => {
@@ -293,7 +293,7 @@ function showThinking(text) {
   $("thinking").hidden = !text;
   $("thinking").textContent = text || "";
   $("stop").disabled = !text;
-  if (ui.state) $("go").disabled = ui.thinking || ui.state.status.over === "yes" || Boolean(ui.state.resigned);
+  $("go").disabled = ui.thinking;
 }
 
 // --- the review ------------------------------------------------------------------------------
@@ -351,9 +351,10 @@ const handlers = {
   },
   analysis_end(m) {
     const state = $("analysis-state");
+    state.dataset.ended = String((parseInt(state.dataset.ended, 10) || 0) + 1);
+    if (ui.away) return showAnalysisState();
     state.textContent = `stopped; best ${m.bestmove}`;
     state.dataset.state = "stopped";
-    state.dataset.ended = String((parseInt(state.dataset.ended, 10) || 0) + 1);
   },
   analysis_error(m) {
     $("analysis-state").textContent = "analysis unavailable: " + m.message;
@@ -435,9 +436,9 @@ function wire() {
     if (!/^\d+$/.test(text) || ms < TIME_MS[0] || ms > TIME_MS[1]) {
       say(`Engine time: a whole number of milliseconds from ${TIME_MS[0]} to ${TIME_MS[1]}` +
         (text ? `, not ${text.slice(0, 20)}` : ""), true);
-      if (ui.state) $("time-ms").value = ui.state.time.ms;
       return;
     }
+    say("");
     send({ type: "time", mode: $("time-mode").value, ms });
   };
   $("time-ms").addEventListener("change", time);
@@ -492,6 +493,7 @@ function firstState() {
       ui.state = m;
       syncControls(m);
       render();
+      document.body.dataset.firstPaint = "board";
     }
   } catch (e) { /* served without one: the session's first state draws the board */ }
 }
