@@ -206,7 +206,7 @@ def test_tzaar_by_clicks_with_a_pass_and_undo(server_url, browser, tmp_path):
     screenshot(d, tmp_path, "gui-tzaar.png")
 
 
-def test_the_first_paint_is_a_board_to_play_against_the_engine(server_url, browser):
+def test_the_first_paint_is_a_board_to_play_against_the_engine(server_url, browser, tmp_path):
     d = browser
     d.get(server_url)
     # drawn from the state inside the page, before the session's own first state
@@ -218,6 +218,8 @@ def test_the_first_paint_is_a_board_to_play_against_the_engine(server_url, brows
     assert not d.find_element(By.ID, "analysis-on").is_selected()  # no engine's move shown
     assert "White to act (human)" in d.find_element(By.ID, "to-act").text
     wait(d, lambda d: states(d) >= 1, "the session's first state")
+    assert "click a green point" in d.find_element(By.ID, "chosen").text
+    screenshot(d, tmp_path, "gui-start.png")
     level = d.find_element(By.ID, "level-row")
     engine_has_levels = "level" in subprocess.run(
         [sys.executable, "-m", "engine"], input="option\n", capture_output=True, text=True,
