@@ -277,6 +277,19 @@ def test_stop_interrupts_the_engine_and_pauses_engine_against_engine(client, app
         assert state["paused"] and len(state["history"]) == 1 and state["players"]["b"] == "engine"
 
 
+def test_closing_the_tab_while_the_engine_thinks_for_a_day_ends_it(client, app):
+    with connect(client) as ws:
+        if the_session(app).level_range is not None:  # full strength: a search of the whole time
+            ws.send_json({"type": "level", "level": the_session(app).level_range[1]})
+            receive_until(ws, "state")
+        ws.send_json({"type": "time", "mode": "move", "ms": 86_400_000})
+        receive_until(ws, "state", lambda m: m["time"]["ms"] == 86_400_000)
+        ws.send_json({"type": "players", "w": "engine", "b": "engine"})
+        receive_until(ws, "thinking")
+        engine = the_session(app).engine.proc
+    assert not app.state.sessions and engine.returncode == 0  # it quit: it was not killed
+
+
 def test_an_engine_that_cannot_start_is_reported_on_the_page():
     app = create_app(engine_argv=["/nonexistent/gipf-engine"])
     with TestClient(app, base_url=BASE) as test_client:

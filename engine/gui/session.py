@@ -175,8 +175,9 @@ class Session:
             watcher.cancel()
         await self.review.close()
         if self.engine is not None:
-            if self.thinking:  # a search ends at the interrupt, and quit is read at once
-                await self.engine.interrupt()
+            # a search (even one whose task was just cancelled) ends at the interrupt and quit
+            # is read at once; with nothing running the line is a comment
+            await self.engine.interrupt()
             await self.engine.close()
         shutil.rmtree(self.tmpdir, ignore_errors=True)
 
