@@ -28,6 +28,7 @@ from selenium.common.exceptions import StaleElementReferenceException  # noqa: E
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.select import Select  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -321,6 +322,10 @@ def test_keyboard_play_and_the_controls_beside_the_board(server_url, browser):
     d.switch_to.active_element.send_keys("\n")  # Enter chooses the focused point
     assert texts(d, "#board .point.target", "data-point") == ["E6", "E7"]
     assert d.switch_to.active_element.get_attribute("data-point") == "D6"  # focus kept
+    d.switch_to.active_element.send_keys(Keys.ESCAPE)  # the move being built is cancelled
+    assert texts(d, "#board .point.selected", "data-point") == []
+    d.switch_to.active_element.send_keys(" ")  # Space chooses too
+    assert texts(d, "#board .point.selected", "data-point") == ["D6"]
     d.execute_script("document.querySelector('[data-point=\"E7\"]').focus()")
     d.switch_to.active_element.send_keys("\n")
     wait(d, lambda d: len(moves(d)) >= 1 and moves(d)[0] == "1. w D6xE7", "the keyboard move")
