@@ -55,13 +55,13 @@ def create_app(engine_argv: Optional[list[str]] = None, engine_env: Optional[dic
 
     async def index(request):
         async with first_state_lock:
-            if "first state" not in cache:  # asked once, even when it failed
-                cache["first state"] = await _first_state(engine_argv, engine_env)
-        page = (STATIC / "index.html").read_text(encoding="utf-8")
-        # JSON inside <script>: "</" must not end the element (no such text in a board, but still)
-        data = json.dumps(cache["first state"]).replace("</", "<\\/")
-        page = page.replace(FIRST_STATE_MARK, data)
-        return HTMLResponse(page, headers=SECURITY_HEADERS)
+            if "page" not in cache:  # the first state is asked once, even when it failed
+                state = await _first_state(engine_argv, engine_env)
+                # JSON inside <script>: "</" must not end the element
+                data = json.dumps(state).replace("</", "<\\/")
+                page = (STATIC / "index.html").read_text(encoding="utf-8")
+                cache["page"] = page.replace(FIRST_STATE_MARK, data)
+        return HTMLResponse(cache["page"], headers=SECURITY_HEADERS)
 
     async def socket(websocket: WebSocket) -> None:
         host = websocket.headers.get("host", "")

@@ -262,8 +262,9 @@ class Session:
         elif kind == "go":
             if not self.playing():
                 raise EngineError("the game is over: there is no move to play")
-            if self.engine_to_move():
-                raise EngineError("the engine is already thinking")
+            if self.engine_to_move():  # it moves as soon as this request is served
+                self.send({"type": "notice", "message": "The engine is to move already"})
+                return
             self.paused = False
             await self.engine_move()
         elif kind == "players":

@@ -84,7 +84,6 @@ function refusal(name) {
 
 function clickPoint(name) {
   const next = nextActions();
-  ui.focus = name;
   say("");
   if (ui.source) {
     const action = next.find((a) => { const p = GipfBoard.pointsOf(a); return p.length === 2 && p[0] === ui.source && p[1] === name; });
