@@ -303,6 +303,12 @@ def test_a_resigned_record_is_a_finished_game_and_ignored_actions_get_a_word(
     assert "The game is over" in message(d)
     d.find_element(By.ID, "go").click()
     wait(d, lambda d: "the game is over" in message(d), "the refusal of Engine move")
+    from test_review import HAND_BUILT_TZAAR  # a TZAAR game won by White's last capture
+    load_record(d, tmp_path, HAND_BUILT_TZAAR, "won.sgf")
+    assert d.find_element(By.ID, "result").text == \
+        "White wins (Black has no Tzaar on top of a stack)"
+    assert "game over" in d.find_element(By.ID, "to-act").text
+    assert not d.find_element(By.ID, "pass").is_displayed()
     words = d.execute_script(
         "return [resultWords({status: {result: 'B+18', reason: 'neither_side_can_move'}}),"
         " resultWords({status: {result: '0', reason: '-'}}),"
@@ -312,7 +318,7 @@ def test_a_resigned_record_is_a_finished_game_and_ignored_actions_get_a_word(
     big.write_bytes(b"x" * (5 << 20))
     d.find_element(By.ID, "record-file").send_keys(str(big))
     wait(d, lambda d: "too large for a game record" in message(d), "the size check")
-    assert len(moves(d)) == 3  # the game is kept
+    assert len(moves(d)) == 23  # the game is kept
 
 
 def test_keyboard_play_and_the_controls_beside_the_board(server_url, browser):
