@@ -335,6 +335,12 @@ def test_keyboard_play_and_the_controls_beside_the_board(server_url, browser):
     d.execute_script("document.querySelector('[data-point=\"E7\"]').focus()")
     d.switch_to.active_element.send_keys("\n")
     wait(d, lambda d: len(moves(d)) >= 1 and moves(d)[0] == "1. w D6xE7", "the keyboard move")
+    wait(d, lambda d: len(moves(d)) == 2, "the engine's turn")
+    click_point(d, texts(d, "#board .point.source", "data-point")[0])
+    click_point(d, texts(d, "#board .point.target", "data-point")[0])
+    wait(d, lambda d: d.find_element(By.ID, "pass").is_displayed(), "the second action")
+    d.find_element(By.TAG_NAME, "body").send_keys("p")  # P passes
+    wait(d, lambda d: len(moves(d)) >= 3 and moves(d)[2].endswith(" pass"), "the pass by P")
     board = d.find_element(By.ID, "board").rect
     for control in ("score", "builder"):
         rect = d.find_element(By.ID, control).rect
@@ -359,6 +365,10 @@ def test_a_dvonn_review_draws_its_graph_and_shows_a_move(server_url, browser, tm
     d.find_element(By.ID, "record-file").send_keys(str(record))
     wait(d, lambda d: len(moves(d)) == 64, "the loaded record's moves")
     amount = d.find_element(By.ID, "review-amount")
+    amount.clear()
+    amount.send_keys("9")
+    d.find_element(By.ID, "review-start").click()
+    assert message(d) == "Review depth: a whole number from 1 to 8"
     amount.clear()
     amount.send_keys("2")
     d.find_element(By.ID, "review-start").click()

@@ -469,8 +469,14 @@ function wire() {
     $("review-amount").value = $("review-limit").value === "depth" ? 4 : 200;
   });
   $("review-start").addEventListener("click", () => {
-    const amount = parseInt($("review-amount").value, 10);
-    if (amount >= 1) send({ type: "review", [$("review-limit").value]: amount });
+    const text = $("review-amount").value.trim();
+    const [low, high, what] = $("review-limit").value === "depth" ? [1, 8, "Review depth"] :
+      [10, 5000, "Review time per position (ms)"];
+    const amount = Number(text);
+    if (!/^\d+$/.test(text) || amount < low || amount > high) {
+      return say(`${what}: a whole number from ${low} to ${high}`, true);
+    }
+    send({ type: "review", [$("review-limit").value]: amount });
   });
   $("review-cancel").addEventListener("click", () => send({ type: "review_cancel" }));
   $("review-back").addEventListener("click", () => render());
