@@ -191,6 +191,10 @@ def test_tzaar_by_clicks_with_a_pass_and_undo(server_url, browser, tmp_path):
     click_point(d, "E7")  # White's opening capture D6xE7
     wait(d, lambda d: len(moves(d)) == 2, "the engine's turn")
     assert moves(d)[0] == "1. w D6xE7" and len(moves(d)[1].split()) == 4  # "2. b X Y"
+    enemy = texts(d, '#board .point[data-top="A"]', "data-point")[0]  # a black Tzaar
+    click_point(d, enemy)
+    assert d.find_element(By.ID, "message").text == \
+        f"{enemy} is Black's: move one of your own pieces (blue ring)"
     source = texts(d, "#board .point.source", "data-point")[0]
     click_point(d, source)  # the board is drawn anew at each click
     target = texts(d, "#board .point.target", "data-point")[0]

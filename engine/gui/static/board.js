@@ -194,4 +194,9 @@ function legendItems(game) {
   return items;
 }
 
-window.GipfBoard = { drawBoard, legendItems, legendNotes, pointsOf };
+// "white", "black" or "red": the colour of a piece letter in the game's drawing.
+function colourOf(game, letter) {
+  return pieceStyle(game, letter).colour;
+}
+
+window.GipfBoard = { colourOf, drawBoard, legendItems, legendNotes, pointsOf };

@@ -78,6 +78,11 @@ function refusal(name) {
   const { targets, sources } = highlights();
   const where = targets.size ? "a green point" : (sources.size ? "a blue-ringed piece" : "a marked point");
   if (ui.source) return `${name}: ${ui.source} cannot go there; choose ${where}`;
+  const mover = { w: "white", b: "black" }[st.status.to_act];
+  const colour = point && point.top ? GipfBoard.colourOf(st.status.game, point.top) : null;
+  if (colour && colour !== "red" && colour !== mover && sources.size) {
+    return `${name} is ${colour === "white" ? "White" : "Black"}'s: move one of your own pieces (blue ring)`;
+  }
   const what = point && point.top ? "this piece cannot be chosen now" : "this point cannot be chosen now";
   return `${name}: ${what}; choose ${where}`;
 }
