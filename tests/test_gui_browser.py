@@ -223,7 +223,7 @@ def test_the_first_paint_is_a_board_to_play_against_the_engine(server_url, brows
     assert not d.find_element(By.ID, "analysis-on").is_selected()  # no engine's move shown
     assert "White to act (human)" in d.find_element(By.ID, "to-act").text
     wait(d, lambda d: states(d) >= 1, "the session's first state")
-    assert "click a green point" in d.find_element(By.ID, "chosen").text
+    assert "click a green point" in d.find_element(By.ID, "hint").text
     screenshot(d, tmp_path, "gui-start.png")
     level = d.find_element(By.ID, "level-row")
     engine_has_levels = "level" in subprocess.run(

@@ -161,10 +161,10 @@ function render() {
   const next = nextActions();
   $("pass").hidden = !next.includes("pass");
   $("cancel").hidden = !(ui.prefix.length || ui.source);
-  $("chosen").textContent = ui.prefix.length ? "turn so far: " + ui.prefix.join(" ") :
-    (ui.source ? `${ui.source} chosen: now a green point` :
-      (targets.size ? "Your move: click a green point (or Tab to it, Enter)" :
-        (sources.size ? "Your move: click a blue-ringed stack (or Tab to it, Enter)" : "")));
+  $("chosen").textContent = ui.prefix.length ? "turn so far: " + ui.prefix.join(" ") : "";
+  $("hint").textContent = ui.source ? `${ui.source} chosen: now a green point` :
+    (targets.size ? "Your move: click a green point (or Tab to it, Enter)" :
+      (sources.size ? "Your move: click a blue-ringed stack (or Tab to it, Enter)" : ""));
   const over = st.status.over === "yes" || Boolean(st.resigned);
   const side = { w: "White", b: "Black" }[st.status.to_act] || "";
   const who = st.players[st.status.to_act];
