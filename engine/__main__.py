@@ -11,7 +11,7 @@ from . import ENGINE_NAME, __version__
 
 def seed_value(text: str) -> int:
     from .arguments import CommandError, whole_number
-    from .openings import MASK64
+    from .splitmix64 import MASK64
     try:
         return whole_number(text, "seed", 0, MASK64)
     except CommandError:

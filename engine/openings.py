@@ -1,14 +1,13 @@
 """TZAAR openings: the fixed standard layout and the seeded random layout.
 
 The random layout is specified in protocol.md so any client can reproduce it:
-SplitMix64 seeded with the seed, a Fisher-Yates shuffle of the 60-piece stock.
-Python's `random` is deliberately not used: its algorithm is not a contract.
+SplitMix64 (engine/splitmix64.py) seeded with the seed, a Fisher-Yates shuffle
+of the 60-piece stock.
 """
 from __future__ import annotations
 
 from .hexgrid import TZAAR_BOARD
-
-MASK64 = (1 << 64) - 1
+from .splitmix64 import MASK64, SplitMix64
 
 FIXED_LAYOUT = {
     "a": "C5 D3 D6 E3 G4 G5",
@@ -29,20 +28,6 @@ def fixed_opening() -> list[str]:
         for name in points.split():
             cells[TZAAR_BOARD.by_name[name]] = piece
     return cells
-
-
-class SplitMix64:
-    """Steele, Lea and Flood's SplitMix64 (the generator of java.util.SplittableRandom)."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & MASK64
-
-    def next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return z ^ (z >> 31)
 
 
 def random_opening(seed: int) -> list[str]:

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
+from . import levels
 from .arguments import CommandError, whole_number
-from .openings import MASK64
+from .splitmix64 import MASK64
 
 
 def number(default: int, low: int, high: int):
@@ -17,6 +18,18 @@ def number(default: int, low: int, high: int):
 
 def choice(default: str, *choices: str):
     return field(default=default, metadata={"choices": choices})
+
+
+def in_range(text: str, low: int, high: int, name: str) -> int:
+    """A whole number within [low, high]; a leading '-' only where low < 0 (option elo)."""
+    if low >= 0:
+        return whole_number(text, "value", low, high, of=name)
+    digits = text[1:] if text.startswith("-") else text
+    if digits.isascii() and digits.isdigit() and len(digits) <= 24:
+        value = -int(digits) if text.startswith("-") else int(digits)
+        if low <= value <= high:
+            return value
+    raise CommandError(f"bad value {text!r} for {name}: a whole number from {low} to {high}")
 
 
 @dataclass
@@ -37,6 +50,12 @@ class Options:
     timeman: str = choice("classic", "classic", "adaptive")  # adaptive: soft/hard clock use (not yet
                                                              # SPRT-confirmed, hence classic; protocol.md 6.3)
     book: str = choice("off", "off", "on")    # genmove plays the game's opening book (engine/book.py)
+    level: int = number(levels.FULL, 1, levels.FULL)  # genmove's strength (engine/levels.py)
+    elo: int = number(levels.ELO[levels.FULL], *levels.ELO_RANGE)  # the level's measured Elo;
+                                                                   # setting it picks the nearest level
+
+    def __post_init__(self) -> None:
+        self.elo = levels.ELO[self.level]
 
     def listing(self) -> str:
         """One line per option: name, value, type and range or choices."""
@@ -57,7 +76,11 @@ class Options:
             raise CommandError(f"unknown option {name!r}; 'option' lists them")
         if "range" in spec.metadata:
             low, high = spec.metadata["range"]
-            setattr(self, spec.name, whole_number(text, "value", low, high, of=spec.name))
+            setattr(self, spec.name, in_range(text, low, high, spec.name))
+            if spec.name == "elo":
+                self.level = levels.nearest_level(self.elo)
+            if spec.name in ("elo", "level"):
+                self.elo = levels.ELO[self.level]
             return
         choices = spec.metadata["choices"]
         if text.lower() not in choices:

@@ -13,7 +13,7 @@ import threading
 import time
 from typing import Optional
 
-from . import core
+from . import core, levels
 from .rules import IllegalMove
 from .search import Thought, core_thought, time_limit_ms
 
@@ -44,7 +44,8 @@ class Ponder:
     def start(self, game, options, thought: Thought) -> None:
         """Ponder on the reply `thought` predicts, if the options and the pv allow."""
         self.cancel()
-        if options.ponder != "on" or options.player != "core" or not core.AVAILABLE:
+        if options.ponder != "on" or options.player != "core" or not core.AVAILABLE \
+                or options.level < levels.FULL:  # a full-strength search: not the level's move
             return
         ours = len(game.move_text(thought.move).split())
         reply = predicted_reply(game, thought.pv[ours:])

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from . import core
+from . import core, levels
 from .clock import Clock
 from .options import Options
 from .player import choose_move, random_move
@@ -74,6 +74,7 @@ class Watch:
     report_ms: int = 0      # also report progress this often (the last iteration, current nodes)
     untimed: bool = False   # no time limit: only depth, nodes and `stop` end it
     multipv: int = 1
+    play: bool = False      # a move to play (genmove): option level applies
 
 
 def time_limit_ms(game, options: Options, clock: Clock) -> Optional[float]:
@@ -135,8 +136,10 @@ def _choose(game, options: Options, clock: Clock, limit_ms: Optional[float],
     if options.player == "random":
         return Thought(random_move(game, options.seed))
     if options.player == "core" and core.AVAILABLE:
+        weaker = watch.play and options.level < levels.FULL
+        think = _think_level if weaker else _think_core
         try:
-            thought = _think_core(game, options, clock, limit_ms, on_progress, watch)
+            thought = think(game, options, clock, limit_ms, on_progress, watch)
         except CoreFailed as e:
             log.error("%s; playing the Python player's move", e)
             return Thought(choose_move(game, options.seed), warning=str(e))
@@ -237,3 +240,38 @@ def core_thought(game, result: core.SearchResult) -> Optional[Thought]:
     except Exception as e:  # noqa: BLE001 - a principal variation that is no line of moves
         log.error("core gave a principal variation that cannot be read (%s)", _failure(e))
         return None
+
+
+def _think_level(game, options: Options, clock: Clock, limit_ms: Optional[float],
+                 on_progress: Optional[Callable[[Progress], None]],
+                 watch: Watch) -> Optional[Thought]:
+    """genmove below full strength: the level's search, then its weighted choice among the
+    candidates (engine/levels.py); one thread, so that a level plays the same for any
+    option threads."""
+    level = levels.LEVELS[options.level]
+    if limit_ms is None:
+        limit_ms = time_limit_ms(game, options, clock)
+    try:
+        result = core.search(game.name, game.cells, game.side, game.core_phase, time_ms=limit_ms,
+                             **levels.search_limits(level, options.nodes, options.depth),
+                             hash_mb=options.hash, seed=options.seed, stop=watch.stop,
+                             on_iteration=(lambda it: on_progress(progress(game, it)))
+                             if on_progress is not None else None)
+    except Exception as e:  # any failure of the core: the Python player answers
+        raise CoreFailed(f"the core failed ({_failure(e)})") from e
+    try:
+        chosen = levels.choose(game, result, level, options.seed)
+    except Exception as e:  # candidates the rules cannot read: the Python player answers
+        raise CoreFailed(f"the core failed ({_failure(e)})") from e
+    thought = core_thought(game, result) if chosen is None else None
+    if chosen is not None:
+        score, move, line = chosen
+        try:
+            thought = Thought(move, score, result.depth, result.nodes, result.time_ms,
+                              pv_text(game, line.pv), "core", candidates(game, result))
+        except Exception as e:  # noqa: BLE001 - a principal variation that is no line of moves
+            log.error("core gave a principal variation that cannot be read (%s)", _failure(e))
+            thought = None
+    if thought is None:
+        raise CoreFailed("the core failed (a malformed answer)")
+    return thought

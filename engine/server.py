@@ -17,11 +17,11 @@ from . import ENGINE_NAME, __version__, book, core, gtp
 from .arguments import CommandError, arity, colour, whole_number
 from .clock import Clock
 from .games import DEFAULT_GAME, GAMES
-from .openings import MASK64
 from .ponder import Ponder
 from .rules import COLOUR_NAMES, BadPosition, IllegalMove, UnreadableMove
 from .search import Options, Progress, Thought, Watch, think
 from .session import Control, Quit, Session
+from .splitmix64 import MASK64
 
 log = logging.getLogger("engine")
 
@@ -137,7 +137,7 @@ class Server:
             if thought is not None:
                 return thought
         return think(self.game, self.options, self.clock, limit_ms, on_progress or self.report,
-                     watch or Watch(stop=self.control.stop))
+                     watch or Watch(stop=self.control.stop, play=True))
 
     def book_move(self) -> Optional[Thought]:
         """genmove's move from the opening book, at once (option book; the core player

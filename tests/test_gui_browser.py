@@ -28,6 +28,7 @@ from selenium.common.exceptions import StaleElementReferenceException  # noqa: E
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.select import Select  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -132,10 +133,31 @@ def screenshot(driver, tmp_path, name: str) -> None:
         shutil.copy(path, REPO / target / name)
 
 
+def set_analysis(driver, on: bool) -> None:
+    box = driver.find_element(By.ID, "analysis-on")
+    if box.is_selected() != on:
+        before = states(driver)
+        box.click()
+        wait(driver, lambda d: states(d) > before, "the state after the analysis setting")
+
+
+def message(driver) -> str:
+    return driver.find_element(By.ID, "message").text
+
+
+def load_record(driver, tmp_path, text: str, name: str = "record.txt") -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    before = states(driver)
+    driver.find_element(By.ID, "record-file").send_keys(str(path))
+    wait(driver, lambda d: states(d) > before and "Record loaded" in message(d), "the loaded record")
+
+
 def test_dvonn_by_clicks_with_live_analysis_undo_and_a_record(server_url, browser, tmp_path):
     d = browser
     open_page(d, server_url, "dvonn")
     assert len(d.find_elements(By.CSS_SELECTOR, "#board .point")) == 49
+    set_analysis(d, True)  # off by default against the engine
     wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#pv-table .pv-line"), "live analysis lines")
     ended = analysis_ended(d)
     click_point(d, "D3")  # White (human) places; Black (engine) answers
@@ -163,11 +185,16 @@ def test_tzaar_by_clicks_with_a_pass_and_undo(server_url, browser, tmp_path):
     d = browser
     open_page(d, server_url, "tzaar-fixed")
     assert len(d.find_elements(By.CSS_SELECTOR, "#board .point")) == 60
+    set_analysis(d, True)  # off by default against the engine
     click_point(d, "D6")
     assert texts(d, "#board .point.target", "data-point") == ["E6", "E7"]  # D6xE6, D6xE7
     click_point(d, "E7")  # White's opening capture D6xE7
     wait(d, lambda d: len(moves(d)) == 2, "the engine's turn")
     assert moves(d)[0] == "1. w D6xE7" and len(moves(d)[1].split()) == 4  # "2. b X Y"
+    enemy = texts(d, '#board .point[data-top="A"]', "data-point")[0]  # a black Tzaar
+    click_point(d, enemy)
+    assert d.find_element(By.ID, "message").text == \
+        f"{enemy} is Black's: move one of your own pieces (blue ring)"
     source = texts(d, "#board .point.source", "data-point")[0]
     click_point(d, source)  # the board is drawn anew at each click
     target = texts(d, "#board .point.target", "data-point")[0]
@@ -184,6 +211,156 @@ def test_tzaar_by_clicks_with_a_pass_and_undo(server_url, browser, tmp_path):
     screenshot(d, tmp_path, "gui-tzaar.png")
 
 
+def test_the_first_paint_is_a_board_to_play_against_the_engine(server_url, browser, tmp_path):
+    d = browser
+    d.get(server_url)
+    # drawn from the state inside the page, before the session's own first state
+    assert d.find_element(By.TAG_NAME, "body").get_attribute("data-first-paint") == "board"
+    assert len(d.find_elements(By.CSS_SELECTOR, "#board .point")) == 49
+    assert len(texts(d, "#board .point.target", "data-point")) == 49
+    assert Select(d.find_element(By.ID, "player-w")).first_selected_option.text == "human"
+    assert Select(d.find_element(By.ID, "player-b")).first_selected_option.text == "engine"
+    assert not d.find_element(By.ID, "analysis-on").is_selected()  # no engine's move shown
+    assert "White to act (human)" in d.find_element(By.ID, "to-act").text
+    wait(d, lambda d: states(d) >= 1, "the session's first state")
+    assert "click a green point" in d.find_element(By.ID, "hint").text
+    screenshot(d, tmp_path, "gui-start.png")
+    level = d.find_element(By.ID, "level-row")
+    engine_has_levels = "level" in subprocess.run(
+        [sys.executable, "-m", "engine"], input="option\n", capture_output=True, text=True,
+        cwd=str(REPO), timeout=60, check=True).stdout
+    assert level.is_displayed() == engine_has_levels
+    if engine_has_levels:
+        assert Select(d.find_element(By.ID, "level")).first_selected_option.text == "10"
+        assert "middle level" in d.find_element(By.ID, "level-note").text
+        Select(d.find_element(By.ID, "level")).select_by_visible_text("3")
+        wait(d, lambda d: d.find_element(By.ID, "level").get_attribute("value") == "3" and
+             states(d) >= 2, "the level set")
+
+
+def test_analysis_is_on_among_humans_and_waits_while_nobody_looks(server_url, browser):
+    d = browser
+    open_page(d, server_url, "dvonn")
+    assert not d.find_element(By.ID, "analysis-on").is_selected()
+    Select(d.find_element(By.ID, "player-b")).select_by_visible_text("human")
+    wait(d, lambda d: d.find_element(By.ID, "analysis-on").is_selected(), "analysis on for humans")
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#pv-table .pv-line"), "live analysis lines")
+    ended = analysis_ended(d)
+    d.execute_script("Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+                     "document.dispatchEvent(new Event('visibilitychange'))")
+    wait(d, lambda d: analysis_ended(d) > ended, "the analysis stopped")
+    assert "paused while the tab is hidden" in d.find_element(By.ID, "analysis-state").text
+    d.execute_script("Object.defineProperty(document, 'hidden', {value: false, configurable: true});"
+                     "document.dispatchEvent(new Event('visibilitychange'))")
+    wait(d, lambda d: d.find_element(By.ID, "analysis-state").get_attribute("data-state") ==
+         "running", "the analysis again")
+    d.execute_script("document.body.dataset.idleMs = '300';"
+                     "document.dispatchEvent(new Event('pointermove'))")
+    wait(d, lambda d: "a minute without input" in d.find_element(By.ID, "analysis-state").text,
+         "the analysis paused without input")
+    d.execute_script("document.body.dataset.idleMs = '600000';"
+                     "document.dispatchEvent(new Event('keydown'))")
+    wait(d, lambda d: d.find_element(By.ID, "analysis-state").get_attribute("data-state") ==
+         "running", "the analysis after an input")
+
+
+def test_the_analysis_panel_keeps_no_lines_of_another_position(server_url, browser):
+    d = browser
+    open_page(d, server_url, "dvonn")
+    set_analysis(d, True)
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#pv-table .pv-line"), "DVONN lines")
+    set_analysis(d, False)
+    assert d.find_elements(By.CSS_SELECTOR, "#pv-table .pv-line")  # the same position: kept
+    Select(d.find_element(By.ID, "game")).select_by_value("tzaar-fixed")
+    before = states(d)
+    d.find_element(By.ID, "newgame").click()
+    wait(d, lambda d: states(d) > before, "the TZAAR game")
+    assert d.find_elements(By.CSS_SELECTOR, "#pv-table .pv-line") == []
+    legend = d.find_element(By.ID, "legend").text
+    assert "Tzarra" in legend and "red" not in legend  # DVONN's red ring is not TZAAR's
+    set_analysis(d, True)
+    wait(d, lambda d: texts(d, "#pv-table .pv-move"), "TZAAR lines")
+    assert all("x" in move or "+" in move or move == "pass" for move in texts(d, "#pv-table .pv-move"))
+
+
+def test_a_resigned_record_is_a_finished_game_and_ignored_actions_get_a_word(
+        server_url, browser, tmp_path):
+    d = browser
+    open_page(d, server_url, "dvonn")
+    click_point(d, "D3")
+    wait(d, lambda d: len(moves(d)) == 2, "the engine's answer")
+    occupied = texts(d, "#board .point", "data-point")
+    taken = [name for name, top in zip(occupied, texts(d, "#board .point", "data-top")) if top]
+    click_point(d, taken[0])  # an occupied point in the placement phase
+    assert f"{taken[0]}: this piece cannot be chosen now" in message(d)
+    time_ms = d.find_element(By.ID, "time-ms")
+    for bad in ("5", "abc"):
+        time_ms.clear()
+        time_ms.send_keys(bad + "\t")
+        wait(d, lambda d: "Engine time: a whole number of milliseconds from 10" in message(d),
+             f"the refusal of {bad}")
+    load_record(d, tmp_path, "Site [www.littlegolem.net] 1. d3 e3 2. f3 resign\n")
+    assert d.find_element(By.ID, "result").text == "Black resigned: White wins"
+    assert not d.find_element(By.ID, "pass").is_displayed()
+    assert texts(d, "#board .point.target", "data-point") == []
+    click_point(d, "G3")
+    assert "The game is over" in message(d)
+    d.find_element(By.ID, "go").click()
+    wait(d, lambda d: "the game is over" in message(d), "the refusal of Engine move")
+    from test_review import HAND_BUILT_TZAAR  # a TZAAR game won by White's last capture
+    load_record(d, tmp_path, HAND_BUILT_TZAAR, "won.sgf")
+    assert d.find_element(By.ID, "result").text == \
+        "White wins (Black has no Tzaar on top of a stack)"
+    assert "game over" in d.find_element(By.ID, "to-act").text
+    assert not d.find_element(By.ID, "pass").is_displayed()
+    words = d.execute_script(
+        "return [resultWords({status: {result: 'B+18', reason: 'neither_side_can_move'}}),"
+        " resultWords({status: {result: '0', reason: '-'}}),"
+        " resultWords({status: {result: 'W+', reason: '-'}})]")
+    assert words == ["Black wins by 18 (neither side can move)", "Draw", "White wins"]
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"x" * (5 << 20))
+    d.find_element(By.ID, "record-file").send_keys(str(big))
+    wait(d, lambda d: "too large for a game record" in message(d), "the size check")
+    assert len(moves(d)) == 23  # the game is kept
+
+
+def test_keyboard_play_and_the_controls_beside_the_board(server_url, browser):
+    d = browser
+    open_page(d, server_url, "tzaar-fixed")
+    d.execute_script("document.querySelector('[data-point=\"D6\"]').focus()")
+    d.switch_to.active_element.send_keys("\n")  # Enter chooses the focused point
+    assert texts(d, "#board .point.target", "data-point") == ["E6", "E7"]
+    assert d.switch_to.active_element.get_attribute("data-point") == "D6"  # focus kept
+    d.switch_to.active_element.send_keys(Keys.ESCAPE)  # the move being built is cancelled
+    assert texts(d, "#board .point.selected", "data-point") == []
+    d.switch_to.active_element.send_keys(" ")  # Space chooses too
+    assert texts(d, "#board .point.selected", "data-point") == ["D6"]
+    d.execute_script("document.querySelector('[data-point=\"E7\"]').focus()")
+    d.switch_to.active_element.send_keys("\n")
+    wait(d, lambda d: len(moves(d)) >= 1 and moves(d)[0] == "1. w D6xE7", "the keyboard move")
+    wait(d, lambda d: len(moves(d)) == 2, "the engine's turn")
+    click_point(d, texts(d, "#board .point.source", "data-point")[0])
+    click_point(d, texts(d, "#board .point.target", "data-point")[0])
+    wait(d, lambda d: d.find_element(By.ID, "pass").is_displayed(), "the second action")
+    d.find_element(By.TAG_NAME, "body").send_keys("p")  # P passes
+    wait(d, lambda d: len(moves(d)) >= 3 and moves(d)[2].endswith(" pass"), "the pass by P")
+    board = d.find_element(By.ID, "board").rect
+    for control in ("score", "builder"):
+        rect = d.find_element(By.ID, control).rect
+        assert board["y"] - 80 <= rect["y"] + rect["height"] <= board["y"] + 5, control
+    d.execute_script("showThinking('engine thinking for Black…')")
+    thinking = d.find_element(By.ID, "thinking").rect
+    assert board["x"] <= thinking["x"] < board["x"] + board["width"]
+    assert board["y"] <= thinking["y"] < board["y"] + board["height"]
+    d.execute_script("showThinking(null)")
+    # two actions ending on one point share one label
+    labels = d.execute_script(
+        "ui.view.showPv(['D6xE7', 'F2xE7', 'E7xE6']);"
+        "return [...document.querySelectorAll('#pv-layer .pv-number')].map(e => e.textContent)")
+    assert sorted(labels) == ["1,2", "3"]
+
+
 def test_a_dvonn_review_draws_its_graph_and_shows_a_move(server_url, browser, tmp_path):
     d = browser
     open_page(d, server_url, "dvonn")
@@ -192,6 +369,10 @@ def test_a_dvonn_review_draws_its_graph_and_shows_a_move(server_url, browser, tm
     d.find_element(By.ID, "record-file").send_keys(str(record))
     wait(d, lambda d: len(moves(d)) == 64, "the loaded record's moves")
     amount = d.find_element(By.ID, "review-amount")
+    amount.clear()
+    amount.send_keys("9")
+    d.find_element(By.ID, "review-start").click()
+    assert message(d) == "Review depth: a whole number from 1 to 8"
     amount.clear()
     amount.send_keys("2")
     d.find_element(By.ID, "review-start").click()

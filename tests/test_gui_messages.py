@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine.gui.messages import BadRequest, parse_request
+from engine.gui.messages import MAX_RECORD_BYTES, BadRequest, parse_request
 
 
 @pytest.mark.parametrize("request_, expected", [
@@ -21,6 +21,8 @@ from engine.gui.messages import BadRequest, parse_request
     ({"type": "review", "depth": 4}, {"depth": 4}),
     ({"type": "review", "movetime": 200}, {"movetime": 200}),
     ({"type": "review_show", "ply": 0}, {"ply": 0}),
+    ({"type": "level", "level": 10}, {"level": 10}),
+    ({"type": "attention", "present": False}, {"present": False}),
 ])
 def test_good_requests(request_, expected):
     assert parse_request(json.dumps(request_)) == {**expected, "type": request_["type"]}
@@ -36,7 +38,9 @@ def test_good_requests(request_, expected):
     {"type": "time", "mode": "move", "ms": 86_400_001}, {"type": "time", "mode": "hour", "ms": 100},
     {"type": "setposition", "position": "dvonn w place -;quit"},
     {"type": "setposition", "position": "option threads 64"},
-    {"type": "loadrecord", "content": ""}, {"type": "loadrecord", "content": "x" * (1 << 20 + 1)},
+    {"type": "loadrecord", "content": ""}, {"type": "loadrecord", "content": "x" * (MAX_RECORD_BYTES + 1)},
+    {"type": "loadrecord", "content": "1. d3 \ud800"}, {"type": "level", "level": 0},
+    {"type": "level", "level": "5"}, {"type": "attention", "present": 1},
     {"type": "analysis", "on": "yes"}, {"type": "analysis", "on": True, "multipv": 11},
     {"type": "review"}, {"type": "review", "depth": 4, "movetime": 200},
     {"type": "review", "depth": 9}, {"type": "review", "movetime": 5001},
@@ -53,3 +57,22 @@ def test_non_json_and_oversized_messages_are_refused():
     for raw in ("not json", "{", "x" * (3 << 20)):
         with pytest.raises(BadRequest):
             parse_request(raw)
+
+
+def test_json_nested_thousands_deep_is_refused_not_a_crash():
+    for raw in ("[" * 50_000 + "]" * 50_000, '{"a":' * 50_000 + "1" + "}" * 50_000):
+        with pytest.raises(BadRequest, match="nested too deep"):
+            parse_request(raw)
+
+
+def test_a_record_with_a_lone_surrogate_is_refused_before_it_reaches_a_file():
+    raw = '{"type": "loadrecord", "content": "1. d3 \\udc80 e3"}'
+    assert json.loads(raw)["content"].endswith("\udc80 e3")
+    with pytest.raises(BadRequest, match="lone surrogate"):
+        parse_request(raw)
+
+
+def test_a_record_above_the_engines_file_limit_is_refused_with_the_limit():
+    with pytest.raises(BadRequest, match="too large: at most 4194304 bytes"):
+        parse_request(json.dumps({"type": "loadrecord", "content": "é" * (MAX_RECORD_BYTES // 2 + 1)},
+                                 ensure_ascii=False))

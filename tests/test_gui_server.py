@@ -5,6 +5,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import json
+import os
 import queue
 import threading
 
@@ -276,6 +277,19 @@ def test_stop_interrupts_the_engine_and_pauses_engine_against_engine(client, app
         assert state["paused"] and len(state["history"]) == 1 and state["players"]["b"] == "engine"
 
 
+def test_closing_the_tab_while_the_engine_thinks_for_a_day_ends_it(client, app):
+    with connect(client) as ws:
+        if the_session(app).level_range is not None:  # full strength: a search of the whole time
+            ws.send_json({"type": "level", "level": the_session(app).level_range[1]})
+            receive_until(ws, "state")
+        ws.send_json({"type": "time", "mode": "move", "ms": 86_400_000})
+        receive_until(ws, "state", lambda m: m["time"]["ms"] == 86_400_000)
+        ws.send_json({"type": "players", "w": "engine", "b": "engine"})
+        receive_until(ws, "thinking")
+        engine = the_session(app).engine.proc
+    assert not app.state.sessions and engine.returncode == 0  # it quit: it was not killed
+
+
 def test_an_engine_that_cannot_start_is_reported_on_the_page():
     app = create_app(engine_argv=["/nonexistent/gipf-engine"])
     with TestClient(app, base_url=BASE) as test_client:
@@ -354,4 +368,165 @@ def test_a_review_is_cancelled_on_request_and_with_its_session(client, app):
         ws.send_json({"type": "review", "movetime": 200})
         receive_until(ws, "review_start")
         job = the_session(app).review
-    assert not job.running and job.cancelled.is_set()
+    assert not job.running and job.cancelled
+
+
+def test_the_page_arrives_with_a_board_to_play(client):
+    page = client.get("/").text
+    first = page.split('<script id="first-state" type="application/json">', 1)[1]
+    state = json.loads(first.split("</script>", 1)[0])
+    assert state["type"] == "state" and state["status"]["game"] == "dvonn"
+    assert len(state["board"]["points"]) == 49 and len(state["legal"]) == 49
+    assert state["players"] == {"w": "human", "b": "engine"}
+    assert state["analysis"]["on"] is False  # the engine's move is not shown to its opponent
+
+
+def test_analysis_is_off_against_the_engine_and_on_among_humans(client):
+    with client.websocket_connect(WS, headers=ORIGIN) as socket:
+        ws = Page(socket)
+        assert receive_until(ws, "state")["analysis"]["on"] is False
+        ws.send_json({"type": "players", "w": "human", "b": "human"})
+        assert receive_until(ws, "state")["analysis"]["on"] is True
+        receive_until(ws, "analysis_start")
+        receive_until(ws, "info")
+        ws.send_json({"type": "attention", "present": False})  # the tab is hidden
+        receive_until(ws, "analysis_end")
+        ws.send_json({"type": "record"})  # a request served: no analysis started before it
+        for kind in iter(lambda: ws.receive_json()["type"], "record"):
+            assert kind not in ("analysis_start", "info")
+        ws.send_json({"type": "attention", "present": True})
+        receive_until(ws, "analysis_start")
+        ws.send_json({"type": "players", "w": "human", "b": "engine"})
+        assert receive_until(ws, "state")["analysis"]["on"] is False
+
+
+def test_a_resigned_record_is_over_and_the_engine_has_nothing_to_play(client):
+    with connect(client) as ws:
+        ws.send_json({"type": "loadrecord", "content": DVONN_RECORD + " resign\n"})
+        state = receive_until(ws, "state", lambda m: m["history"])
+        assert state["resigned"] == "b" and state["legal"] == [] and not state["paused"]
+        assert receive_until(ws, "notice")["message"] == "Record loaded: 3 moves; Black resigned"
+        for request in ({"type": "go"}, {"type": "play", "move": "G3"}):
+            ws.send_json(request)
+            assert receive_until(ws, "error")["message"] == \
+                "the game is over: there is no move to play"
+        ws.send_json({"type": "undo"})
+        state = receive_until(ws, "state", lambda m: len(m["history"]) < 3)
+        assert state["resigned"] is None and len(state["history"]) == 2
+
+
+@pytest.mark.parametrize("raw, error", [
+    ("[" * 50_000 + "]" * 50_000, "bad request: not JSON: nested too deep"),
+    ('{"type": "loadrecord", "content": "1. d3 \\udc80"}',
+     "bad request: a record must be text (UTF-8): this one has a lone surrogate"),
+])
+def test_hostile_json_gets_an_error_and_the_session_goes_on(client, app, raw, error):
+    with connect(client) as ws:
+        engine = the_session(app).engine.proc
+        ws.send_text(raw)
+        assert receive_until(ws, "error")["message"] == error
+        ws.send_json({"type": "play", "move": "D3"})
+        receive_until(ws, "engine_move")
+        assert the_session(app).engine.proc is engine and engine.returncode is None
+
+
+def test_the_level_is_the_engines_option_when_it_has_one(client, app):
+    with connect(client) as ws:
+        ws.send_json({"type": "record"})
+        receive_until(ws, "record")
+        session = the_session(app)
+        if session.level_range is None:
+            ws.send_json({"type": "level", "level": 5})
+            assert receive_until(ws, "error")["message"] == "this engine has no levels"
+            return
+        low, high = session.level_range
+        assert session.level == (low + high) // 2
+        ws.send_json({"type": "level", "level": low})
+        assert receive_until(ws, "state")["level"] == {"value": low, "low": low, "high": high}
+        ws.send_json({"type": "level", "level": high + 1})
+        assert receive_until(ws, "error")["message"] == f"a level from {low} to {high}"
+
+
+def _alive(pid: int) -> bool:
+    """A process that still runs (a zombie has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+
+
+def _review_engines(job) -> list[int]:
+    """The engine processes of a running review (children of its worker)."""
+    import glob
+    pids: list[int] = []
+    for path in glob.glob(f"/proc/{job.proc.pid}/task/*/children"):
+        with open(path) as children:
+            pids += [int(word) for word in children.read().split()]
+    return pids
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc")
+@pytest.mark.parametrize("how", ["cancel", "close the tab"])
+def test_a_review_in_a_search_ends_with_its_engines_at_once(client, app, how):
+    from test_review import HAND_BUILT_TZAAR
+    with connect(client) as ws:
+        ws.send_json({"type": "loadrecord", "content": HAND_BUILT_TZAAR})
+        receive_until(ws, "state", lambda m: m["history"])
+        ws.send_json({"type": "review", "movetime": 5000})  # about two minutes of searches
+        receive_until(ws, "review_start")
+        receive_until(ws, "review_progress", lambda m: m["done"] == 0)  # replayed; searching
+        job = the_session(app).review
+        engines = []
+        while not engines:
+            engines = _review_engines(job)
+        worker = job.proc
+        if how == "cancel":
+            ws.send_json({"type": "review_cancel"})
+            assert receive_until(ws, "review_error")["message"] == "review cancelled"
+            assert not any(_alive(pid) for pid in engines)  # gone, not left to end a search
+            ws.send_json({"type": "review", "depth": 1})  # the session goes on
+            assert receive_until(ws, "review_result")["report"]["limits"] == {"depth": 1}
+    if how == "close the tab":
+        assert not app.state.sessions  # its slot is free
+        assert worker.returncode is not None and not any(_alive(pid) for pid in engines)
+
+
+@pytest.fixture(scope="module")
+def real_server():
+    """`python3 -m engine.gui` itself: uvicorn's WebSocket frame limit is its own, not the test
+    client's."""
+    import subprocess
+    import sys
+
+    from conftest import REPO
+    with subprocess.Popen([sys.executable, "-m", "engine.gui", "--port", "0"], cwd=str(REPO),
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as proc:
+        line = proc.stdout.readline()
+        if "http://127.0.0.1:" not in line:
+            proc.kill()
+            pytest.fail(f"the GUI server did not start: {line!r}")
+        yield line.split()[3].rstrip("/")
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def test_a_20_mb_record_gets_an_error_and_the_game_is_kept(real_server):
+    from websockets.sync.client import connect as ws_connect
+    with ws_connect(real_server.replace("http", "ws") + "/ws", origin=real_server,
+                    max_size=None, open_timeout=WAIT_S) as ws:
+        def receive(kind: str) -> dict:
+            while True:
+                message = json.loads(ws.recv(timeout=WAIT_S))
+                assert message["type"] != "fatal", message
+                if message["type"] == kind:
+                    return message
+        receive("state")
+        ws.send(json.dumps({"type": "players", "w": "human", "b": "human"}))
+        receive("state")
+        ws.send(json.dumps({"type": "play", "move": "D3"}))
+        receive("state")
+        ws.send(json.dumps({"type": "loadrecord", "content": "1. d3 " * ((20 << 20) // 6)}))
+        assert receive("error")["message"].startswith("bad request: message too large")
+        ws.send(json.dumps({"type": "record"}))
+        assert receive("record")["text"] == "Site [www.littlegolem.net] 1. d3"

@@ -46,6 +46,7 @@ def main(argv=None) -> int:
         import uvicorn
 
         from .app import create_app
+        from .messages import WS_MAX_BYTES
     except ImportError as e:
         print(f"gipf-gui: the GUI needs its extra ({e.name} is missing): "
               "python3 -m pip install 'gipf-engine[gui]' (or '.[gui]' in a checkout)",
@@ -56,12 +57,13 @@ def main(argv=None) -> int:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(("127.0.0.1", args.port))  # loopback only: never reachable from the network
+        sock.listen(128)  # the address printed below takes connections at once
     except OSError as e:
         print(f"gipf-gui: cannot listen on 127.0.0.1:{args.port}: {e.strerror}", file=sys.stderr)
         return 1
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
     app = create_app(engine_argv, max_sessions=args.max_sessions)
-    config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=4 << 20,
+    config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=WS_MAX_BYTES,
                             ws="websockets-sansio", http="h11", lifespan="off")
     server = uvicorn.Server(config)
     print(f"Gipfbot GUI on {url} (Ctrl-C stops it)", flush=True)

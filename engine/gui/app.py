@@ -2,7 +2,13 @@
 
 Starlette serves; each accepted WebSocket gets a Session with its own engine process, killed when
 the socket closes. Only loopback host names are served (a DNS-rebinding page cannot reach us), a
-WebSocket must come from this server's own page (its Origin), and sessions are limited in number.
+WebSocket must come from this server's own page, and sessions are limited in number.
+
+The Origin check compares the Origin header with the Host header the browser sent: a browser
+sets both itself (a page cannot forge them), and the Host was already checked to be a loopback
+name, so only a page served by a loopback server on this port can open a session. A program that
+is not a browser can send any headers it likes; that is why the server listens on loopback only.
+The page itself arrives with the start of a game drawn in it, so that its first paint is a board.
 """
 from __future__ import annotations
 
@@ -16,7 +22,7 @@ import anyio
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.responses import FileResponse
+from starlette.responses import HTMLResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
@@ -34,6 +40,7 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
+FIRST_STATE_MARK = "{/*first state*/}"
 POLICY_VIOLATION = 1008  # WebSocket close codes (RFC 6455)
 TRY_AGAIN_LATER = 1013
 
@@ -43,9 +50,18 @@ def create_app(engine_argv: Optional[list[str]] = None, engine_env: Optional[dic
     if engine_argv is None:
         engine_argv, engine_env = default_engine_argv()
     sessions: set[Session] = set()
+    cache: dict = {}
+    first_state_lock = asyncio.Lock()
 
     async def index(request):
-        return FileResponse(STATIC / "index.html", headers=SECURITY_HEADERS)
+        async with first_state_lock:
+            if "page" not in cache:  # the first state is asked once, even when it failed
+                state = await _first_state(engine_argv, engine_env)
+                # JSON inside <script>: "</" must not end the element
+                data = json.dumps(state).replace("</", "<\\/")
+                page = (STATIC / "index.html").read_text(encoding="utf-8")
+                cache["page"] = page.replace(FIRST_STATE_MARK, data)
+        return HTMLResponse(cache["page"], headers=SECURITY_HEADERS)
 
     async def socket(websocket: WebSocket) -> None:
         host = websocket.headers.get("host", "")
@@ -87,6 +103,20 @@ def create_app(engine_argv: Optional[list[str]] = None, engine_env: Optional[dic
                                allowed_hosts=allowed_hosts or LOOPBACK_HOSTS)])
     app.state.sessions = sessions
     return app
+
+
+async def _first_state(engine_argv: list[str], engine_env: Optional[dict]) -> dict:
+    """The state a new session starts with, asked once of an engine of its own; {} when that
+    engine cannot say (the page then waits for its session's first state)."""
+    messages: list[dict] = []
+    session = Session(engine_argv, engine_env, messages.append)
+    try:
+        await session.begin()
+    except Exception as e:  # noqa: BLE001 - the page still works without it
+        log.warning("no first state for the page: %s", e)
+    finally:
+        await session.close()
+    return next((m for m in messages if m["type"] == "state"), {})
 
 
 async def _forward(outbox: asyncio.Queue, websocket: WebSocket) -> None:

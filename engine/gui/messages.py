@@ -10,8 +10,12 @@ from __future__ import annotations
 import json
 import re
 
-MAX_MESSAGE_BYTES = 2 << 20        # a record upload is the largest message
-MAX_RECORD_CHARS = 1 << 20         # far above any real record (a few kilobytes)
+MAX_RECORD_BYTES = 4 << 20         # the engine's own limit on a record file (protocol.md 5.5)
+MAX_MESSAGE_BYTES = MAX_RECORD_BYTES + (64 << 10)  # a record upload is the largest message
+# The WebSocket frame limit of the server: above any message we accept, so that a too large
+# upload gets our own error and the session (its game) goes on; a frame above even this closes
+# the socket (a page that skips its own size check).
+WS_MAX_BYTES = 8 * MAX_RECORD_BYTES
 MAX_MOVE_CHARS = 64
 MAX_POSITION_CHARS = 4096
 MAX_SEED = 2 ** 64 - 1
@@ -20,6 +24,7 @@ MULTIPV = (1, 10)
 REVIEW_DEPTH = (1, 8)              # modest: a review cancels between two positions' searches
 REVIEW_MOVETIME_MS = (10, 5000)
 MAX_PLY = 10_000
+LEVEL = (1, 99)                    # the engine's own range (its `option` list) is checked later
 
 GAME_NAME = re.compile(r"[a-z]{1,16}")
 MOVE_TEXT = re.compile(r"[A-Za-z0-9+:x -]{1,%d}" % MAX_MOVE_CHARS)
@@ -45,6 +50,15 @@ def _choice(value, choices: tuple, what: str) -> str:
     return value
 
 
+def _valid_unicode(text: str) -> bool:
+    """JSON's \\u escapes can make a lone surrogate, which no UTF-8 pipe or file can carry."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _text(value, pattern: re.Pattern, what: str) -> str:
     if not isinstance(value, str) or not pattern.fullmatch(value):
         raise BadRequest(f"unacceptable {what}")
@@ -54,11 +68,14 @@ def _text(value, pattern: re.Pattern, what: str) -> str:
 def parse_request(raw: str) -> dict:
     """The checked request of one WebSocket text message."""
     if len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
-        raise BadRequest("message too large")
+        raise BadRequest(f"message too large (at most {MAX_MESSAGE_BYTES} bytes; a record "
+                         f"at most {MAX_RECORD_BYTES})")
     try:
         data = json.loads(raw)
     except ValueError:
         raise BadRequest("not JSON") from None
+    except RecursionError:  # arrays or objects nested thousands deep
+        raise BadRequest("not JSON: nested too deep") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise BadRequest("a request is a JSON object with a type")
     kind = data["type"]
@@ -99,8 +116,13 @@ def _setposition(data: dict) -> dict:
 
 def _loadrecord(data: dict) -> dict:
     content = data.get("content")
-    if not isinstance(content, str) or not content.strip() or len(content) > MAX_RECORD_CHARS:
-        raise BadRequest(f"a record is a non-empty text of at most {MAX_RECORD_CHARS} characters")
+    if not isinstance(content, str) or not content.strip():
+        raise BadRequest("a record is a non-empty text")
+    if not _valid_unicode(content):
+        raise BadRequest("a record must be text (UTF-8): this one has a lone surrogate")
+    if len(content.encode("utf-8")) > MAX_RECORD_BYTES:
+        raise BadRequest(f"the record is too large: at most {MAX_RECORD_BYTES} bytes "
+                         f"({MAX_RECORD_BYTES >> 20} MiB)")
     return {"content": content}
 
 
@@ -120,6 +142,19 @@ def _review(data: dict) -> dict:
     return {"movetime": _int(data["movetime"], *REVIEW_MOVETIME_MS, "review movetime in ms")}
 
 
+def _level(data: dict) -> dict:
+    return {"level": _int(data.get("level"), *LEVEL, "level")}
+
+
+def _attention(data: dict) -> dict:
+    """Whether someone is looking: the page says so when its tab is hidden or idle for a while,
+    and live analysis waits meanwhile."""
+    present = data.get("present")
+    if not isinstance(present, bool):
+        raise BadRequest("attention present must be true or false")
+    return {"present": present}
+
+
 def _review_show(data: dict) -> dict:
     return {"ply": _int(data.get("ply"), 0, MAX_PLY, "ply")}
 
@@ -131,6 +166,6 @@ def _nothing(data: dict) -> dict:
 CHECKERS = {
     "newgame": _newgame, "play": _play, "undo": _nothing, "go": _nothing, "stop": _nothing,
     "players": _players, "time": _time, "setposition": _setposition, "loadrecord": _loadrecord,
-    "record": _nothing, "analysis": _analysis,
+    "record": _nothing, "analysis": _analysis, "level": _level, "attention": _attention,
     "review": _review, "review_cancel": _nothing, "review_show": _review_show,
 }

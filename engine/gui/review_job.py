@@ -1,30 +1,39 @@
-"""A game review for one session: engine.review run in a thread with its own engine process.
+"""A game review for one session: engine.review run by review_worker.py in a process of its own.
 
 The session's engine keeps serving the game meanwhile; the review's progress and its result
-(engine.review's JSON report) are sent to the page. One review at a time per session; a review
-is cancelled when asked or when its session closes (between two positions: a search in C does
-not stop before its limit, so the limits the page may choose are modest, see messages.py).
+(engine.review's JSON report) are sent to the page. One review at a time per session. A cancel,
+or the session's end, terminates the worker, which kills its engines first: the review and its
+searches are gone at once, whatever limit a search was given.
 """
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
+import os
 import shlex
-import threading
+import sys
+from pathlib import Path
 from typing import Callable, Optional
 
 log = logging.getLogger("engine.gui")
 
-CANCEL_WAIT_S = 30.0   # a bound on waiting for the review's engine at session close
+EXIT_WAIT_S = 5.0        # a bound on waiting for a terminated worker (it kills and exits at once)
+LINE_LIMIT = 64 << 20    # the result line: a report of every move with its position strings
 
 
 class ReviewJob:
-    def __init__(self, engine_argv: list[str], send: Callable[[dict], None]) -> None:
+    def __init__(self, engine_argv: list[str], send: Callable[[dict], None],
+                 env: Optional[dict] = None) -> None:
         self.engine_command = shlex.join(engine_argv)
         self.send = send
+        # the worker is this package's own code: importable from wherever the GUI was started
+        self.env = dict(env if env is not None else os.environ)
+        root = str(Path(__file__).resolve().parents[2])
+        self.env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, self.env.get("PYTHONPATH")]))
         self.task: Optional[asyncio.Task] = None
-        self.cancelled = threading.Event()
+        self.proc: Optional[asyncio.subprocess.Process] = None
+        self.cancelled = False
         self.positions: list[str] = []     # of the last finished review: before move k, then the end
 
     @property
@@ -33,44 +42,51 @@ class ReviewJob:
 
     def start(self, record_text: str, limits: dict) -> None:
         """Review the record (printrecord's text); limits: {"depth": N} or {"movetime": ms}."""
-        self.cancelled = threading.Event()
-        self.task = asyncio.create_task(self.run(record_text, limits, self.cancelled))
+        self.cancelled = False
+        self.task = asyncio.create_task(self.run(record_text, limits))
 
-    async def run(self, record_text: str, limits: dict, cancelled: threading.Event) -> None:
-        from ..review import Limits, ReviewError, read_record, review_record  # lazy: the GUI
-        from ..review.report import json_report                           # starts without it
-        loop = asyncio.get_running_loop()
-
-        def progress(done: int, total: int) -> None:   # in the review's threads
-            if cancelled.is_set():
-                raise ReviewError("cancelled")
-            loop.call_soon_threadsafe(self.send, {"type": "review_progress", "done": done,
-                                                  "total": total})
-
+    async def run(self, record_text: str, limits: dict) -> None:
+        (key, value), = limits.items()
         try:
-            record = read_record(record_text.encode("utf-8"))
-            review = await asyncio.to_thread(
-                review_record, record, engine=self.engine_command, jobs=1, progress=progress,
-                limits=Limits(depth=limits.get("depth"), movetime=limits.get("movetime")))
-        except ReviewError as e:
-            text = "review cancelled" if cancelled.is_set() else f"review failed: {e}"
-            self.send({"type": "review_error", "message": text})
-            return
-        except Exception as e:  # noqa: BLE001 - a bug in the review ends it, not the session
-            log.exception("review failed")
-            self.send({"type": "review_error", "message": f"review failed: {type(e).__name__}"})
-            return
-        if cancelled.is_set():
-            self.send({"type": "review_error", "message": "review cancelled"})
-            return
-        self.positions = list(review.line.positions)
-        self.send({"type": "review_result", "report": json.loads(json_report(review))})
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "engine.gui.review_worker", "--engine", self.engine_command,
+                f"--{key}", str(value), stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=self.env,
+                limit=LINE_LIMIT, start_new_session=True)
+            if self.cancelled:  # cancelled while it started
+                self.proc.terminate()
+            self.proc.stdin.write(record_text.encode("utf-8"))
+            self.proc.stdin.close()
+            ended = None
+            while line := await self.proc.stdout.readline():
+                message = json.loads(line)
+                if message["type"] == "review_result":
+                    self.positions = message.pop("positions")
+                    ended = message
+                elif message["type"] == "review_error":
+                    ended = message
+                elif not self.cancelled:
+                    self.send(message)
+            await self.proc.wait()
+        except (OSError, ValueError) as e:  # cannot start it, an unreadable line
+            log.warning("review worker failed: %s", e)
+            ended = {"type": "review_error", "message": f"review failed: {e}"}
+        if self.cancelled:
+            ended = {"type": "review_error", "message": "review cancelled"}
+        self.send(ended or {"type": "review_error", "message": "review failed: its process "
+                            f"ended with status {self.proc.returncode}"})
 
     def cancel(self) -> None:
-        self.cancelled.set()
+        if self.running and not self.cancelled:
+            self.cancelled = True
+            if self.proc is not None and self.proc.returncode is None:
+                self.proc.terminate()
 
     async def close(self) -> None:
-        """Cancel and wait (bounded) for the review's engines to be gone."""
+        """Cancel and wait (bounded) for the worker and its engines to be gone."""
         self.cancel()
         if self.task is not None:
-            await asyncio.wait({self.task}, timeout=CANCEL_WAIT_S)
+            await asyncio.wait({self.task}, timeout=EXIT_WAIT_S)
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.kill()
+            await self.proc.wait()

@@ -24,6 +24,7 @@ from .review_job import ReviewJob
 log = logging.getLogger("engine.gui")
 
 LIVE_INTERVAL_MS = 250
+RESIGNED = {"White resigned": "w", "Black resigned": "b"}  # loadrecord's reply (protocol.md 5.5)
 RESTARTS_ALLOWED = 3       # within RESTART_WINDOW_S: an engine that keeps dying is given up
 RESTART_WINDOW_S = 30.0
 
@@ -31,6 +32,23 @@ RESTART_WINDOW_S = 30.0
 def parse_fields(text: str) -> dict:
     """`status`'s key=value words."""
     return dict(word.split("=", 1) for word in text.split() if "=" in word)
+
+
+def parse_int_option(listing: str, name: str) -> Optional[tuple[int, int]]:
+    """(low, high) of an int option in `option`'s list (`level 20 int 1..20`), None if absent."""
+    for line in listing.split("\n"):
+        words = line.split()
+        if len(words) == 4 and words[0] == name and words[2] == "int":
+            low, _, high = words[3].partition("..")
+            if low.isdigit() and high.isdigit():
+                return int(low), int(high)
+    return None
+
+
+def analysis_default(players: dict) -> bool:
+    """Live analysis shows the engine's best move: on when people analyse a game among
+    themselves, off when one of them plays the engine."""
+    return all(who == "human" for who in players.values())
 
 
 def parse_info(line: str) -> Optional[dict]:
@@ -66,7 +84,11 @@ class Session:
         self.requests: asyncio.Queue = asyncio.Queue()
         self.players = {"w": "human", "b": "engine"}
         self.time = {"mode": "move", "ms": 1000}
-        self.analysis = {"on": True, "multipv": 1}
+        self.analysis = {"on": analysis_default(self.players), "multipv": 1}
+        self.present = True                     # someone looks at the page (it says when not)
+        self.level_range: Optional[tuple[int, int]] = None   # when the engine has `level`
+        self.level: Optional[int] = None
+        self.resigned: Optional[str] = None     # the side that resigned in a loaded record
         self.paused = False
         self.thinking = False
         self.setup = "newgame dvonn"            # the command that starts the current game
@@ -80,7 +102,7 @@ class Session:
         self.closing = False
         self.tmpdir = tempfile.mkdtemp(prefix="gipf-gui-")
         self.records = 0
-        self.review = ReviewJob(engine_argv, outbox)
+        self.review = ReviewJob(engine_argv, outbox, engine_env)
 
     # --- engine life -------------------------------------------------------------------------
     async def start_engine(self) -> None:
@@ -91,6 +113,12 @@ class Session:
             raise EngineDied(f"cannot start the engine: {e}") from None
         self.watchers.add(asyncio.create_task(self.watch(self.engine)))
         await self.engine.ask("option info off")  # search progress is not wanted on stderr
+        self.level_range = parse_int_option(await self.engine.ask("option"), "level")
+        if self.level_range is not None:
+            low, high = self.level_range
+            if self.level is None or not low <= self.level <= high:
+                self.level = (low + high) // 2  # a middle level: full strength beats people
+            await self.engine.ask(f"option level {self.level}")
         await self.apply_time()
         if self.analysis["multipv"] != 1:
             await self.engine.ask(f"option multipv {self.analysis['multipv']}")
@@ -122,6 +150,7 @@ class Session:
         except EngineError as e:
             log.warning("could not restore the game after a restart: %s", e)
             self.setup = "newgame dvonn"
+            self.resigned = None
             await self.engine.ask(self.setup)
             restored = "the game could not be restored, a new DVONN game was started"
         self.paused = True
@@ -148,6 +177,9 @@ class Session:
             watcher.cancel()
         await self.review.close()
         if self.engine is not None:
+            # a search (even one whose task was just cancelled) ends at the interrupt and quit
+            # is read at once; with nothing running the line is a comment
+            await self.engine.interrupt()
             await self.engine.close()
         shutil.rmtree(self.tmpdir, ignore_errors=True)
 
@@ -199,8 +231,12 @@ class Session:
                 await self.requests.put(None)
 
     def engine_to_move(self) -> bool:
-        return (bool(self.status) and self.status.get("over") == "no" and not self.paused
+        return (bool(self.status) and self.playing() and not self.paused
                 and self.players.get(self.status.get("to_act")) == "engine")
+
+    def playing(self) -> bool:
+        """The game goes on: not over by the rules, and nobody resigned."""
+        return self.status.get("over") == "no" and self.resigned is None
 
     def interrupt(self) -> None:
         """Out of turn (the request queue waits behind a search): stop the engine's thinking."""
@@ -226,13 +262,34 @@ class Session:
         elif kind == "undo":
             await self.undo()
         elif kind == "go":
+            if not self.playing():
+                raise EngineError("the game is over: there is no move to play")
+            if self.engine_to_move():  # it moves as soon as this request is served
+                self.send({"type": "notice", "message": "The engine is to move already"})
+                return
             self.paused = False
-            if self.status.get("over") == "no" and not self.engine_to_move():
-                await self.engine_move()
+            await self.engine_move()
         elif kind == "players":
-            self.players = {"w": request["w"], "b": request["b"]}
+            players = {"w": request["w"], "b": request["b"]}
+            if analysis_default(players) != analysis_default(self.players):
+                await self.set_analysis(analysis_default(players), self.analysis["multipv"])
+            self.players = players
             self.paused = False
             await self.refresh()
+        elif kind == "level":
+            if self.level_range is None:
+                raise EngineError("this engine has no levels")
+            low, high = self.level_range
+            if not low <= request["level"] <= high:
+                raise EngineError(f"a level from {low} to {high}")
+            await self.engine.ask(f"option level {request['level']}")
+            self.level = request["level"]
+            await self.refresh()
+        elif kind == "attention":
+            self.present = request["present"]
+            if not self.present and self.engine.analysing:
+                await self.engine.ask("status")  # any line ends the live analysis
+            self.analysed = None  # back again: the position is analysed anew
         elif kind == "time":
             self.time = {"mode": request["mode"], "ms": request["ms"]}
             await self.apply_time()
@@ -251,17 +308,21 @@ class Session:
         elif kind == "review_show":
             await self.show_reviewed(request["ply"])
         elif kind == "analysis":
-            if self.analysis["multipv"] != request["multipv"]:
-                await self.engine.ask(f"option multipv {request['multipv']}")
-            self.analysis = {"on": request["on"], "multipv": request["multipv"]}
-            if not request["on"] and self.engine.analysing:
-                await self.engine.ask("status")  # any line ends the live analysis
-            self.analysed = None
+            await self.set_analysis(request["on"], request["multipv"])
             await self.refresh()
+
+    async def set_analysis(self, on: bool, multipv: int) -> None:
+        if self.analysis["multipv"] != multipv:
+            await self.engine.ask(f"option multipv {multipv}")
+        self.analysis = {"on": on, "multipv": multipv}
+        if not on and self.engine.analysing:
+            await self.engine.ask("status")  # any line ends the live analysis
+        self.analysed = None
 
     async def start_game(self, command: str, pause: bool) -> None:
         reply = await self.engine.ask(command)
         self.setup = command
+        self.resigned = None
         self.paused = False
         if self.time["mode"] == "game":  # the clock is not reset by newgame (protocol.md 6.2)
             await self.apply_time()
@@ -278,6 +339,7 @@ class Session:
             f.write(content)
         reply = await self.engine.ask(f"loadrecord {path}")
         self.setup = f"loadrecord {path} 0"  # with the moves replayed after it, on a restart
+        self.resigned = next((side for words, side in RESIGNED.items() if words in reply), None)
         if self.time["mode"] == "game":
             await self.apply_time()
         await self.refresh(pause_if_engine=True)
@@ -309,11 +371,14 @@ class Session:
                    "position": positions[ply]})
 
     async def play(self, move: str) -> None:
+        if not self.playing():
+            raise EngineError("the game is over: there is no move to play")
         if self.players.get(self.status.get("to_act")) != "human":
             raise EngineError("it is not a human player's turn")
         if move not in self.legal:  # only the engine's own legal moves are ever sent back
             raise EngineError(f"not a legal move here: {move}")
         await self.engine.ask(f"play {self.status['to_act']} {move}")
+        self.resigned = None
         self.paused = False
         await self.refresh()
 
@@ -328,6 +393,7 @@ class Session:
             while count < len(self.history) and self.history[-count][0][0] not in humans:
                 count += 1
         await self.engine.ask(f"undo {count}")
+        self.resigned = None
         await self.refresh(pause_if_engine=True)
         self.send({"type": "notice", "message": f"Took back {count} move{'s' if count > 1 else ''}"})
 
@@ -344,7 +410,8 @@ class Session:
         await self.refresh()
 
     async def maybe_analyse(self) -> None:
-        if not self.analysis["on"] or self.status.get("over") != "no" or self.engine.analysing:
+        if (not self.analysis["on"] or not self.present or not self.playing()
+                or self.engine.analysing):
             return
         key = (self.position, self.analysis["multipv"])
         if self.analysed == key and not self.engine.live_was_stopped:
@@ -375,7 +442,8 @@ class Session:
         board = parse_showboard(await ask("showboard"))
         to_act = self.status.get("to_act")
         self.legal = []
-        if self.players.get(to_act) == "human":  # only a human's moves are built from the list
+        if self.players.get(to_act) == "human" and self.resigned is None:
+            # only a human's moves are built from the list
             moves = await ask("legal_moves")
             self.legal = moves.split("\n") if moves else []
         history = await ask("move_history")
@@ -387,8 +455,10 @@ class Session:
             "history": self.history, "position": self.position, "score": score,
             "players": self.players, "time": self.time, "analysis": self.analysis,
             "paused": self.paused and self.engine_to_move_ignoring_pause(),
+            "resigned": self.resigned,
+            "level": None if self.level_range is None else
+            {"value": self.level, "low": self.level_range[0], "high": self.level_range[1]},
         })
 
     def engine_to_move_ignoring_pause(self) -> bool:
-        return (self.status.get("over") == "no"
-                and self.players.get(self.status.get("to_act")) == "engine")
+        return self.playing() and self.players.get(self.status.get("to_act")) == "engine"

@@ -24,6 +24,27 @@ function el(name, attrs, parent) {
   return node;
 }
 
+// What a screen reader says of a point (and what the tooltip says).
+function pointLabel(game, p) {
+  if (!p.top) return `${p.name}: empty`;
+  const style = pieceStyle(game, p.top);
+  const what = [style.colour, style.kind].filter(Boolean).join(" ") || "piece";
+  return `${p.name}: ${what}${p.height > 1 ? `, stack of ${p.height}` : ""}` +
+    (p.marked ? ", a red piece inside" : "");
+}
+
+// The legend's words for the marks of each game.
+const MARK_NOTES = {
+  dvonn: "number: stack height · red ring: a red (DVONN) piece inside the stack · orange: last move · " +
+    "blue ring: a stack you can move · green: where to",
+  tzaar: "number: stack height · Tzaar: ring and dot, Tzarra: dot, Tott: plain · orange: last move · " +
+    "blue ring: a stack you can move · green: what it can capture or stack on",
+};
+
+function legendNotes(game) {
+  return MARK_NOTES[game] || "orange: last move · blue: pieces you can move · green: where to";
+}
+
 function pieceStyle(game, letter) {
   const table = PIECES[game] || {};
   return table[letter] || { fill: "#9e9e9e", ink: "#000", colour: "", kind: letter };
@@ -48,10 +69,7 @@ function drawPiece(g, game, p) {
   if (p.height > 1 && !symbol) {
     el("text", { x: p.x, y: p.y, class: "height", fill: style.ink }, g).textContent = String(p.height);
   }
-  const title = el("title", {}, g);
-  const what = [style.colour, style.kind].filter(Boolean).join(" ");
-  title.textContent = `${p.name}: ${what}${p.height > 1 ? `, stack of ${p.height}` : ""}` +
-    (p.marked ? ", a red piece inside" : "");
+  el("title", {}, g).textContent = pointLabel(game, p);
   return p.height > 1 && symbol;  // wants a badge
 }
 
@@ -109,7 +127,7 @@ function drawBoard(svg, board, game, opts) {
   const badged = [];
   for (const p of points) {
     const g = el("g", { class: "point", "data-point": p.name, "data-top": p.top || "",
-      "data-height": p.height }, svg);
+      "data-height": p.height, tabindex: 0, role: "button", "aria-label": pointLabel(game, p) }, svg);
     el("circle", { cx: p.x, cy: p.y, r: 0.5, fill: "transparent" }, g);
     if (p.top) {
       if (drawPiece(g, game, p)) badged.push(p);
@@ -127,6 +145,12 @@ function drawBoard(svg, board, game, opts) {
       el("circle", { cx: p.x, cy: p.y, r: PIECE_R + 0.04, class: "ring-source" }, g);
     }
     g.addEventListener("click", () => opts.onClick(p.name));
+    g.addEventListener("keydown", (event) => {  // keyboard play: Tab to a point, Enter chooses
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        opts.onClick(p.name);
+      }
+    });
   }
   const lastLayer = el("g", { "pointer-events": "none" }, svg);
   for (const action of opts.last || []) {
@@ -137,15 +161,21 @@ function drawBoard(svg, board, game, opts) {
   for (const p of badged) drawBadge(badges, p);
   const pvLayer = el("g", { id: "pv-layer", "pointer-events": "none" }, svg);
   return {
-    // The variation up to the hovered action: each action's points and arrow, numbered.
+    // The variation up to the hovered action: each action's points and arrow, numbered; the
+    // numbers of actions ending on the same point share one label ("1,3").
     showPv(actions) {
       pvLayer.textContent = "";
+      const numbers = new Map();
       (actions || []).forEach((action, i) => {
         markAction(pvLayer, byName, action, "ring-pv", "arrow-pv");
         const pts = pointsOf(action).map((n) => byName[n]).filter(Boolean);
         const at = pts[pts.length - 1];
-        if (at) el("text", { x: at.x - 0.3, y: at.y + 0.32, class: "pv-number" }, pvLayer).textContent = String(i + 1);
+        if (at) numbers.set(at, (numbers.get(at) || []).concat(i + 1));
       });
+      for (const [at, list] of numbers) {
+        el("text", { x: at.x - 0.3, y: at.y + 0.32, class: "pv-number", "data-point": at.name },
+          pvLayer).textContent = list.join(",");
+      }
     },
   };
 }
@@ -164,4 +194,9 @@ function legendItems(game) {
   return items;
 }
 
-window.GipfBoard = { drawBoard, legendItems, pointsOf };
+// "white", "black" or "red": the colour of a piece letter in the game's drawing.
+function colourOf(game, letter) {
+  return pieceStyle(game, letter).colour;
+}
+
+window.GipfBoard = { colourOf, drawBoard, legendItems, legendNotes, pointsOf };

@@ -10,12 +10,19 @@ const ui = {
   source: null,         // a chosen source point of the next action
   view: null,           // the drawn board (for PV hover)
   pv: new Map(),        // multipv k -> info
+  pvPosition: null,     // the position the analysis lines are about
   socket: null,
+  pending: [],          // requests made before the socket opened
   report: null,         // the last review (engine.review's JSON report)
+  thinking: false,
+  away: null,           // why live analysis waits: "hidden", "idle" or null
 };
+const IDLE_MS = 60000;  // live analysis waits after a minute without input
+const TIME_MS = [10, 86400000];
 
 function send(request) {
   if (ui.socket && ui.socket.readyState === WebSocket.OPEN) ui.socket.send(JSON.stringify(request));
+  else ui.pending.push(request);  // the first paint's board is playable before the socket opens
 }
 
 function say(text, isError) {
@@ -57,16 +64,47 @@ function highlights() {
   return { targets, sources };
 }
 
+// Why a click on a point does nothing: said in a few words, never silently ignored.
+function refusal(name) {
+  const st = ui.state;
+  if (!st) return "Wait for the board";
+  if (st.status.over === "yes" || st.resigned) return "The game is over: start a new game or undo";
+  if (ui.thinking || st.players[st.status.to_act] !== "human") return "Wait: it is the engine's turn" +
+    (st.paused ? " (press Engine move)" : "");
+  const next = nextActions();
+  if (!next.length) return "Nothing to choose now";
+  if (next.every((a) => a === "pass")) return "No move here: press Pass";
+  const point = st.board.points.find((p) => p.name === name);
+  const { targets, sources } = highlights();
+  const where = targets.size ? "a green point" : (sources.size ? "a blue-ringed piece" : "a marked point");
+  if (ui.source) return `${name}: ${ui.source} cannot go there; choose ${where}`;
+  const mover = { w: "white", b: "black" }[st.status.to_act];
+  const colour = point && point.top ? GipfBoard.colourOf(st.status.game, point.top) : null;
+  if (colour && colour !== "red" && colour !== mover && sources.size) {
+    return `${name} is ${colour === "white" ? "White" : "Black"}'s: move one of your own pieces (blue ring)`;
+  }
+  const what = point && point.top ? "this piece cannot be chosen now" : "this point cannot be chosen now";
+  return `${name}: ${what}; choose ${where}`;
+}
+
 function clickPoint(name) {
   const next = nextActions();
+  say("");
   if (ui.source) {
     const action = next.find((a) => { const p = GipfBoard.pointsOf(a); return p.length === 2 && p[0] === ui.source && p[1] === name; });
-    ui.source = null;
     if (action) return choose(action);
+    if (name === ui.source) { ui.source = null; return render(); }  // a second click puts it back
+    const from = ui.source;
+    ui.source = null;
+    if (!next.some((a) => { const p = GipfBoard.pointsOf(a); return p.length === 2 && p[0] === name; })) {
+      say(`${name}: ${from} cannot go there`, true);
+      return render();
+    }
   }
   const single = next.find((a) => { const p = GipfBoard.pointsOf(a); return p.length === 1 && p[0] === name; });
   if (single) return choose(single);
   if (next.some((a) => { const p = GipfBoard.pointsOf(a); return p.length === 2 && p[0] === name; })) ui.source = name;
+  else say(refusal(name), true);
   render();
 }
 
@@ -84,6 +122,18 @@ function choose(action) {
 }
 
 // --- drawing ---------------------------------------------------------------------------------
+// A result in words: "Black wins by 18", "White wins", "Draw", "White resigned: Black wins".
+function resultWords(st) {
+  const name = { w: "White", b: "Black" };
+  if (st.resigned) return `${name[st.resigned]} resigned: ${name[st.resigned === "w" ? "b" : "w"]} wins`;
+  const result = st.status.result || "";
+  const won = /^([WB])\+(\d*)$/.exec(result);
+  const reason = (st.status.reason || "-").replace(/_/g, " ").replace(/^-$/, "");
+  const words = won ? `${won[1] === "W" ? "White" : "Black"} wins${won[2] ? " by " + won[2] : ""}` :
+    (result === "0" ? "Draw" : result);
+  return reason ? `${words} (${reason})` : words;
+}
+
 function formatScore(s) {
   if (typeof s !== "number") return "";
   if (s >= 999000) return "wins";
@@ -99,20 +149,30 @@ function render() {
   const game = st.status.game;
   const last = st.history.length ? actionsOf(st.history[st.history.length - 1][1]) : [];
   const { targets, sources } = highlights();
+  const focused = document.activeElement && document.activeElement.dataset &&
+    document.activeElement.dataset.point;
   ui.view = GipfBoard.drawBoard($("board"), st.board, game, {
     targets, sources, selected: ui.source, last: ui.prefix.length ? ui.prefix : last, onClick: clickPoint,
   });
+  if (focused) {  // the board is drawn anew: keyboard play keeps its place
+    const again = $("board").querySelector(`[data-point="${focused}"]`);
+    if (again) again.focus();
+  }
   const next = nextActions();
   $("pass").hidden = !next.includes("pass");
   $("cancel").hidden = !(ui.prefix.length || ui.source);
   $("chosen").textContent = ui.prefix.length ? "turn so far: " + ui.prefix.join(" ") : "";
-  const over = st.status.over === "yes";
+  $("hint").textContent = ui.source ? `${ui.source} chosen: now a green point` :
+    (targets.size ? "Your move: click a green point (or Tab to it, Enter)" :
+      (sources.size ? "Your move: click a blue-ringed stack (or Tab to it, Enter)" : ""));
+  const over = st.status.over === "yes" || Boolean(st.resigned);
   const side = { w: "White", b: "Black" }[st.status.to_act] || "";
   const who = st.players[st.status.to_act];
-  $("to-act").textContent = over ? st.board.footer :
+  $("to-act").textContent = over ? `${game.toUpperCase()} · game over:` :
     `${game.toUpperCase()} · ${side} to act (${who}) · ${st.status.phase}` + (st.paused ? " · paused: press Engine move" : "");
-  $("result").textContent = over ? `Result ${st.status.result}` : "";
+  $("result").textContent = over ? resultWords(st) : "";
   $("score").textContent = "Count: " + st.score;
+  $("go").disabled = ui.thinking;  // after the end it says why there is nothing to play
   const list = $("moves");
   list.textContent = "";
   st.history.forEach(([mover, move], i) => {
@@ -133,8 +193,7 @@ function render() {
       legend.appendChild(span);
     }
     const notes = document.createElement("span");
-    notes.textContent = "number: stack height · red ring: a red piece inside the stack · orange: last move · " +
-      "blue: pieces you can move · green: where to";
+    notes.textContent = GipfBoard.legendNotes(game);
     legend.appendChild(notes);
     legend.dataset.game = game;
   }
@@ -174,6 +233,74 @@ function syncControls(st) {
   $("time-mode").value = st.time.mode;
   $("analysis-on").checked = st.analysis.on;
   $("multipv").value = String(st.analysis.multipv);
+  const level = st.level;  // only an engine that lists `level` in its options has levels
+  $("level-row").hidden = !level;
+  if (level) {
+    const select = $("level");
+    if (select.options.length !== level.high - level.low + 1) {
+      select.textContent = "";
+      for (let n = level.low; n <= level.high; n++) select.add(new Option(String(n), String(n)));
+    }
+    select.value = String(level.value);
+    const middle = Math.floor((level.low + level.high) / 2);
+    $("level-note").textContent = `${level.low} weakest, ${level.high} full strength` +
+      (level.value === middle ? "; a middle level to start with" : "");
+  }
+}
+
+// Live analysis waits while the tab is hidden or after a minute without input.
+function attention(away) {
+  if (ui.away === away) return;
+  ui.away = away;
+  send({ type: "attention", present: !away });
+  showAnalysisState();
+}
+
+function showAnalysisState() {
+  const state = $("analysis-state");
+  if (ui.away && ui.state && ui.state.analysis.on) {
+    state.textContent = ui.away === "hidden" ? "paused while the tab is hidden" :
+      "paused after a minute without input: move the mouse or press a key";
+    state.dataset.state = "away";
+  } else if (state.dataset.state === "away") {
+    state.textContent = "";
+    state.dataset.state = "";
+  }
+}
+
+function watchAttention() {
+  let timer = null;
+  const idleMs = () => Number(document.body.dataset.idleMs) || IDLE_MS;  // tests shorten it
+  const active = () => {
+    if (document.hidden) return;
+    if (ui.away === "idle") attention(null);
+    clearTimeout(timer);
+    timer = setTimeout(() => attention("idle"), idleMs());
+  };
+  for (const kind of ["pointermove", "pointerdown", "keydown", "wheel", "touchstart"]) {
+    document.addEventListener(kind, active, { passive: true });
+  }
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden) attention("hidden");
+    else { attention(null); active(); }
+  });
+  active();
+}
+
+function clearAnalysis(position) {
+  ui.pv.clear();
+  ui.pvPosition = position;
+  renderPv();
+  const state = $("analysis-state");
+  if (state.dataset.state !== "away") { state.textContent = ""; state.dataset.state = ""; }
+}
+
+function showThinking(text) {
+  ui.thinking = Boolean(text);
+  $("thinking").hidden = !text;
+  $("thinking").textContent = text || "";
+  $("stop").disabled = !text;
+  $("go").disabled = ui.thinking;
 }
 
 // --- the review ------------------------------------------------------------------------------
@@ -206,25 +333,22 @@ const handlers = {
   state(m) {
     document.body.dataset.states = String((parseInt(document.body.dataset.states, 10) || 0) + 1);
     ui.state = m;
-    $("thinking").textContent = "";  // a state comes only when the engine is not thinking
-    $("stop").disabled = true;
+    showThinking(null);  // a state comes only when the engine is not thinking
+    if (m.position !== ui.pvPosition) clearAnalysis(m.position);  // no lines of another position
     ui.prefix = [];
     ui.source = null;
     syncControls(m);
     render();
   },
   thinking(m) {
-    $("thinking").textContent = `engine thinking for ${m.side === "w" ? "White" : "Black"}…`;
-    $("stop").disabled = false;
+    showThinking(`engine thinking for ${m.side === "w" ? "White" : "Black"}…`);
   },
   engine_move(m) {
-    $("thinking").textContent = "";
-    $("stop").disabled = true;
+    showThinking(null);
     say(`Engine played ${m.move}`);
   },
-  analysis_start() {
-    ui.pv.clear();
-    renderPv();
+  analysis_start(m) {
+    clearAnalysis(m.position);
     $("analysis-state").textContent = "analysing…";
     $("analysis-state").dataset.state = "running";
   },
@@ -234,9 +358,10 @@ const handlers = {
   },
   analysis_end(m) {
     const state = $("analysis-state");
+    state.dataset.ended = String((parseInt(state.dataset.ended, 10) || 0) + 1);
+    if (ui.away) return showAnalysisState();
     state.textContent = `stopped; best ${m.bestmove}`;
     state.dataset.state = "stopped";
-    state.dataset.ended = String((parseInt(state.dataset.ended, 10) || 0) + 1);
   },
   analysis_error(m) {
     $("analysis-state").textContent = "analysis unavailable: " + m.message;
@@ -287,7 +412,11 @@ const handlers = {
 function connect() {
   const socket = new WebSocket(`ws://${location.host}/ws`);
   ui.socket = socket;
-  socket.onopen = () => { $("connection").textContent = "connected"; $("connection").className = "badge ok"; };
+  socket.onopen = () => {
+    $("connection").textContent = "connected";
+    $("connection").className = "badge ok";
+    for (const request of ui.pending.splice(0)) send(request);
+  };
   socket.onclose = () => { $("connection").textContent = "disconnected (reload the page)"; $("connection").className = "badge bad"; };
   socket.onmessage = (event) => {
     const m = JSON.parse(event.data);
@@ -309,16 +438,29 @@ function wire() {
   $("player-w").addEventListener("change", players);
   $("player-b").addEventListener("change", players);
   const time = () => {
-    const ms = parseInt($("time-ms").value, 10);
-    if (ms >= 10) send({ type: "time", mode: $("time-mode").value, ms });
+    const text = $("time-ms").value.trim();
+    const ms = Number(text);
+    if (!/^\d+$/.test(text) || ms < TIME_MS[0] || ms > TIME_MS[1]) {
+      say(`Engine time: a whole number of milliseconds from ${TIME_MS[0]} to ${TIME_MS[1]}` +
+        (text ? `, not ${text.slice(0, 20)}` : ""), true);
+      return;
+    }
+    say("");
+    send({ type: "time", mode: $("time-mode").value, ms });
   };
   $("time-ms").addEventListener("change", time);
   $("time-mode").addEventListener("change", time);
   const analysis = () => send({ type: "analysis", on: $("analysis-on").checked, multipv: parseInt($("multipv").value, 10) });
   $("analysis-on").addEventListener("change", analysis);
   $("multipv").addEventListener("change", analysis);
+  $("level").addEventListener("change", () => send({ type: "level", level: parseInt($("level").value, 10) }));
   $("undo").addEventListener("click", () => send({ type: "undo" }));
   $("go").addEventListener("click", () => send({ type: "go" }));
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest && event.target.closest("input, select, textarea")) return;
+    if (event.key === "Escape" && (ui.prefix.length || ui.source)) { ui.prefix = []; ui.source = null; render(); }
+    else if ((event.key === "p" || event.key === "P") && nextActions().includes("pass")) choose("pass");
+  });
   $("stop").addEventListener("click", () => send({ type: "stop" }));
   $("pass").addEventListener("click", () => choose("pass"));
   $("cancel").addEventListener("click", () => { ui.prefix = []; ui.source = null; render(); });
@@ -332,18 +474,44 @@ function wire() {
     $("review-amount").value = $("review-limit").value === "depth" ? 4 : 200;
   });
   $("review-start").addEventListener("click", () => {
-    const amount = parseInt($("review-amount").value, 10);
-    if (amount >= 1) send({ type: "review", [$("review-limit").value]: amount });
+    const text = $("review-amount").value.trim();
+    const [low, high, what] = $("review-limit").value === "depth" ? [1, 8, "Review depth"] :
+      [10, 5000, "Review time per position (ms)"];
+    const amount = Number(text);
+    if (!/^\d+$/.test(text) || amount < low || amount > high) {
+      return say(`${what}: a whole number from ${low} to ${high}`, true);
+    }
+    send({ type: "review", [$("review-limit").value]: amount });
   });
   $("review-cancel").addEventListener("click", () => send({ type: "review_cancel" }));
   $("review-back").addEventListener("click", () => render());
   $("record-file").addEventListener("change", () => {
     const file = $("record-file").files[0];
     if (!file) return;
-    file.text().then((content) => send({ type: "loadrecord", content }));
     $("record-file").value = "";
+    if (file.size > MAX_RECORD_BYTES) {  // the server would refuse it: not sent at all
+      say(`${file.name} is too large for a game record (${file.size} bytes; at most ${MAX_RECORD_BYTES})`, true);
+      return;
+    }
+    file.text().then((content) => send({ type: "loadrecord", content }));
   });
+}
+const MAX_RECORD_BYTES = 4 << 20;  // messages.py: the engine's own limit on a record file
+
+// The board the server drew into the page: the first paint is a game to play.
+function firstState() {
+  try {
+    const m = JSON.parse($("first-state").textContent);
+    if (m && m.type === "state") {
+      ui.state = m;
+      syncControls(m);
+      render();
+      document.body.dataset.firstPaint = "board";
+    }
+  } catch (e) { /* served without one: the session's first state draws the board */ }
 }
 
 wire();
+firstState();
+watchAttention();
 connect();
