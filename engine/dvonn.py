@@ -10,8 +10,17 @@ import re
 from typing import Any, NamedTuple, Optional
 
 from .hexgrid import DVONN_BOARD as BOARD
-from .rules import (BLACK, PLAYER_WIN, WHITE, BadPosition, GameBase, IllegalMove, UnreadableMove,
-                    board_field, split_position)
+from .rules import (
+    BLACK,
+    PLAYER_WIN,
+    WHITE,
+    BadPosition,
+    GameBase,
+    IllegalMove,
+    UnreadableMove,
+    board_field,
+    split_position,
+)
 
 PIECES_PER_SIDE = 23
 RED_PIECES = 3

@@ -12,8 +12,17 @@ from typing import Any, NamedTuple, Optional
 
 from .hexgrid import TZAAR_BOARD as BOARD
 from .openings import STOCK, fixed_opening, random_opening
-from .rules import (BLACK, PLAYER_WIN, WHITE, BadPosition, GameBase, IllegalMove,
-                    UnreadableMove, board_field, split_position)
+from .rules import (
+    BLACK,
+    PLAYER_WIN,
+    WHITE,
+    BadPosition,
+    GameBase,
+    IllegalMove,
+    UnreadableMove,
+    board_field,
+    split_position,
+)
 
 POINTS = BOARD.size  # 60
 TYPE_NAMES = {"a": "Tzaar", "b": "Tzarra", "c": "Tott"}

@@ -7,13 +7,12 @@ import subprocess
 import sys
 
 import pytest
+from conftest import REPO
 
 from engine import book, core
 from engine.dvonn import POINTS, DvonnGame
 from engine.games import GAMES
 from engine.hexgrid import DVONN_BOARD, TZAAR_BOARD
-
-from conftest import REPO
 
 SYMMETRIES = DvonnGame.symmetries
 

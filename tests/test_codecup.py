@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.records import codecup_to_move, move_to_codecup
 from engine.dvonn import DvonnGame
+from engine.records import codecup_to_move, move_to_codecup
 
 REPO = Path(__file__).resolve().parents[1]
 PY = sys.executable

@@ -6,8 +6,8 @@ import json
 import random
 
 import pytest
-
 from conftest import REPO
+
 from engine import core
 from engine.dvonn import DvonnGame
 from engine.tools import train_net, tune

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.dvonn import PASS, DvonnGame, Move, ROW_LENGTHS
+from engine.dvonn import PASS, ROW_LENGTHS, DvonnGame, Move
 from engine.hexgrid import DVONN_BOARD as BOARD
 from engine.rules import BLACK, WHITE, BadPosition, IllegalMove, board_field
 

@@ -284,7 +284,7 @@ def test_the_stack_table_values_each_piece_by_height_place_and_mobility():
     """Each own stack's pieces count once, in the entry of its height (6 = 6 or more), where it
     stands (holding a red, next to one, two steps from one, farther) and whether the rules layer
     lets it move now; along random games, under random table weights."""
-    from engine.dvonn import _NEIGHBOURS, _RAYS, _distance
+    from engine.dvonn import _distance
     names = [w.name for w in core.eval_weights("dvonn") if w.name.startswith("stack_h")]
     assert len(names) == 48
     checked = 0

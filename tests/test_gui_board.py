@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
-
 from conftest import DVONN_POINTS, FIXED_TZAAR, EngineClient
+
 from engine.gui.board import parse_showboard
 
 DVONN_MIDGAME = ("dvonn b move R,W,W,B,B,-,-,-,R/-,-,-,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-,-,-,-/"

@@ -12,7 +12,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import REPO
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -322,8 +322,9 @@ def test_the_command_line_refuses_a_bad_port_in_one_line():
 
 
 def test_a_review_runs_beside_the_game_and_shows_its_positions(client, app):
-    from engine.review import Limits, read_record, review_record
     from conftest import HAND_BUILT_TZAAR
+
+    from engine.review import Limits, read_record, review_record
     with connect(client) as ws:
         ws.send_json({"type": "players", "w": "human", "b": "human"})
         receive_until(ws, "state")

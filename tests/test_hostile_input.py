@@ -24,10 +24,10 @@ import threading
 from typing import Optional
 
 import pytest
+from conftest import REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO
 from engine import gtp
 from engine.gtp import MAX_LINE_BYTES
 

@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Optional
 
 import pytest
+from conftest import shared_dir, sigint_as_in_a_terminal
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from conftest import shared_dir, sigint_as_in_a_terminal
 
 from engine import records
 from engine.dvonn import DvonnGame

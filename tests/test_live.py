@@ -10,8 +10,8 @@ import signal
 
 import pexpect
 import pytest
-
 from conftest import EngineClient
+
 from engine import core
 
 needs_core = pytest.mark.skipif(not core.AVAILABLE, reason="the compiled core is not built")

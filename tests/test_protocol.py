@@ -13,8 +13,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import DVONN_POINTS, FIXED_TZAAR, REPO, EngineClient
+
 from engine import gtp
 
 BRIEF_COMMANDS = {

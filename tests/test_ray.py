@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import REPO
 
 pytest.importorskip("ray", reason="Ray is not installed (pip install '.[cluster]')")

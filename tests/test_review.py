@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import HAND_BUILT_TZAAR, REPO, EngineClient, shared_dir, sigint_as_in_a_terminal
+
 from engine import records
 from engine.review import Limits, read_record, review_record
 from engine.review.annotate import annotated_record

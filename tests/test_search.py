@@ -5,7 +5,8 @@ import logging
 
 import pytest
 
-from engine import clock as clock_module, core, search
+from engine import clock as clock_module
+from engine import core, search
 from engine.clock import Clock
 from engine.dvonn import DvonnGame
 from engine.search import Options, think

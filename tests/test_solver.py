@@ -7,14 +7,13 @@ import subprocess
 import sys
 
 import pytest
+from conftest import REPO
 
 from engine import core
 from engine.dvonn import DvonnGame
 from engine.games import GAMES
 from engine.rules import BadPosition
 from engine.tzaar import TzaarGame
-
-from conftest import REPO
 
 pytestmark = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")
 

@@ -8,8 +8,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import REPO
+
 from engine.tools import spsa, stats
 
 pytest.importorskip("nevergrad", reason="nevergrad is not installed (pip install '.[spsa]')")

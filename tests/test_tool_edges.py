@@ -7,8 +7,8 @@ import sys
 import time
 
 import pytest
-
 from conftest import REPO, sigint_as_in_a_terminal
+
 from engine.tools import match, stats
 
 PY = sys.executable

@@ -6,8 +6,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import REPO
+
 from engine.tools import tune
 
 np = pytest.importorskip("numpy")

@@ -14,7 +14,7 @@ import pytest
 
 from engine.hexgrid import TZAAR_BOARD as BOARD
 from engine.rules import BLACK, WHITE, BadPosition, IllegalMove, board_field
-from engine.tzaar import PASS, Action, TzaarGame, _COLUMN_LENGTHS
+from engine.tzaar import _COLUMN_LENGTHS, PASS, Action, TzaarGame
 
 P = BOARD.by_name
 

@@ -10,8 +10,8 @@ import shutil
 import subprocess
 
 import pytest
-
 from conftest import REPO
+
 from engine.openings import fixed_opening
 
 CSRC = REPO / "csrc"

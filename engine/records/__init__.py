@@ -24,23 +24,56 @@ tzaar_notation, boardspace / littlegolem_dvonn / littlegolem_tzaar, formats
 """
 from __future__ import annotations
 
-from .base import (GAME_FIELDS, LITTLEGOLEM_SGF_SOURCE, LITTLEGOLEM_SITE, SIDES,
-                   SOURCE_BOARDSPACE, SOURCE_LITTLEGOLEM_DVONN, SOURCE_LITTLEGOLEM_TZAAR,
-                   GameRecord, RecordError, decode_text)
+from .base import (
+                   GAME_FIELDS,
+                   LITTLEGOLEM_SGF_SOURCE,
+                   LITTLEGOLEM_SITE,
+                   SIDES,
+                   SOURCE_BOARDSPACE,
+                   SOURCE_LITTLEGOLEM_DVONN,
+                   SOURCE_LITTLEGOLEM_TZAAR,
+                   GameRecord,
+                   RecordError,
+                   decode_text,
+)
 from .boardspace import read_boardspace_dvonn, write_boardspace_dvonn
-from .dvonn_notation import (CODECUP_GAME, DVONN_POINTS, codecup_to_move, dvonn_canonical,
-                             dvonn_from_boardspace, dvonn_from_littlegolem, dvonn_mover,
-                             dvonn_point, dvonn_to_boardspace, dvonn_to_littlegolem,
-                             move_to_codecup)
-from .formats import (detect_format, move_to_source_notation, new_game, read_record, replay,
-                      write_littlegolem, write_record, writes_comments)
+from .dvonn_notation import (
+                   CODECUP_GAME,
+                   DVONN_POINTS,
+                   codecup_to_move,
+                   dvonn_canonical,
+                   dvonn_from_boardspace,
+                   dvonn_from_littlegolem,
+                   dvonn_mover,
+                   dvonn_point,
+                   dvonn_to_boardspace,
+                   dvonn_to_littlegolem,
+                   move_to_codecup,
+)
+from .formats import (
+                   detect_format,
+                   move_to_source_notation,
+                   new_game,
+                   read_record,
+                   replay,
+                   write_littlegolem,
+                   write_record,
+                   writes_comments,
+)
 from .littlegolem_dvonn import read_littlegolem_dvonn, write_littlegolem_dvonn
 from .littlegolem_tzaar import read_littlegolem_tzaar, write_littlegolem_tzaar
 from .sgf import SgfNode, parse_sgf
-from .tzaar_notation import (littlegolem_turn, tzaar_canonical, tzaar_from_littlegolem,
-                             tzaar_opening_from_pos, tzaar_opening_to_pos, tzaar_point,
-                             tzaar_point_from_littlegolem, tzaar_point_to_littlegolem,
-                             tzaar_to_littlegolem)
+from .tzaar_notation import (
+                   littlegolem_turn,
+                   tzaar_canonical,
+                   tzaar_from_littlegolem,
+                   tzaar_opening_from_pos,
+                   tzaar_opening_to_pos,
+                   tzaar_point,
+                   tzaar_point_from_littlegolem,
+                   tzaar_point_to_littlegolem,
+                   tzaar_to_littlegolem,
+)
 
 __all__ = [
     "GAME_FIELDS",

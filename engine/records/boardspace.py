@@ -5,8 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Sequence, Union
 
-from .base import (SIDES, SOURCE_BOARDSPACE, GameRecord, RecordError, clip, decode_text, quote,
-                   require_game, side_name)
+from .base import (
+    SIDES,
+    SOURCE_BOARDSPACE,
+    GameRecord,
+    RecordError,
+    clip,
+    decode_text,
+    quote,
+    require_game,
+    side_name,
+)
 from .dvonn_notation import dvonn_mover, dvonn_point, dvonn_to_boardspace
 from .sgf import SgfNode, parse_sgf, sgf_comment, sgf_escape
 

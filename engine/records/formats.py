@@ -10,8 +10,16 @@ from typing import Optional, Sequence, Union
 
 from ..games import GAMES
 from ..rules import BadPosition, IllegalMove
-from .base import (SIDES, SOURCE_BOARDSPACE, SOURCE_LITTLEGOLEM_DVONN, SOURCE_LITTLEGOLEM_TZAAR,
-                   GameRecord, RecordError, decode_text, side_name)
+from .base import (
+    SIDES,
+    SOURCE_BOARDSPACE,
+    SOURCE_LITTLEGOLEM_DVONN,
+    SOURCE_LITTLEGOLEM_TZAAR,
+    GameRecord,
+    RecordError,
+    decode_text,
+    side_name,
+)
 from .boardspace import boardspace_player, read_boardspace_dvonn, write_boardspace_dvonn
 from .littlegolem_dvonn import _read_tags, read_littlegolem_dvonn, write_littlegolem_dvonn
 from .littlegolem_tzaar import read_littlegolem_tzaar, write_littlegolem_tzaar

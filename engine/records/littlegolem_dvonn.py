@@ -5,10 +5,27 @@ import re
 from typing import Union
 
 from ..hexgrid import DVONN_BOARD
-from .base import (LITTLEGOLEM_SITE, SIDES, SOURCE_BOARDSPACE, SOURCE_LITTLEGOLEM_DVONN, GameRecord,
-                   RecordError, check_resigner, clip, decode_text, quote, require_game)
-from .dvonn_notation import (DVONN_POINTS, dvonn_canonical, dvonn_from_littlegolem,
-                             dvonn_to_boardspace, dvonn_to_littlegolem, is_placement)
+from .base import (
+    LITTLEGOLEM_SITE,
+    SIDES,
+    SOURCE_BOARDSPACE,
+    SOURCE_LITTLEGOLEM_DVONN,
+    GameRecord,
+    RecordError,
+    check_resigner,
+    clip,
+    decode_text,
+    quote,
+    require_game,
+)
+from .dvonn_notation import (
+    DVONN_POINTS,
+    dvonn_canonical,
+    dvonn_from_littlegolem,
+    dvonn_to_boardspace,
+    dvonn_to_littlegolem,
+    is_placement,
+)
 
 _TAG_START = re.compile(r"\s*([^\W\d_]+)\s*\[")
 MAX_TAGS = 1_000  # LittleGolem writes four

@@ -5,11 +5,26 @@ from typing import Optional, Sequence, Union
 
 from ..rules import IllegalMove
 from ..tzaar import TzaarGame
-from .base import (LITTLEGOLEM_SGF_SOURCE, SIDES, SOURCE_LITTLEGOLEM_TZAAR, GameRecord, RecordError,
-                   check_resigner, clip, decode_text, require_game, side_name)
+from .base import (
+    LITTLEGOLEM_SGF_SOURCE,
+    SIDES,
+    SOURCE_LITTLEGOLEM_TZAAR,
+    GameRecord,
+    RecordError,
+    check_resigner,
+    clip,
+    decode_text,
+    require_game,
+    side_name,
+)
 from .sgf import SgfNode, parse_sgf, sgf_comment, sgf_escape
-from .tzaar_notation import (littlegolem_turn, tzaar_opening_from_pos, tzaar_opening_to_pos,
-                             tzaar_to_littlegolem)
+from .tzaar_notation import (
+    littlegolem_turn,
+    tzaar_opening_from_pos,
+    tzaar_opening_to_pos,
+    tzaar_to_littlegolem,
+)
+
 
 def read_littlegolem_tzaar(data: Union[str, bytes], nodes: Optional[list[SgfNode]] = None) -> GameRecord:
     """A LittleGolem TZAAR record; turns are replayed to tell captures from stackings."""

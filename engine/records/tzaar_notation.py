@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ..hexgrid import TZAAR_BOARD
 from ..rules import IllegalMove
-from ..tzaar import PIECES as TZAAR_PIECES, Action, TzaarGame
+from ..tzaar import PIECES as TZAAR_PIECES
+from ..tzaar import Action, TzaarGame
 from .base import RecordError, point_name, quote
 
 _LG_ORIGIN = ord("o")   # LittleGolem letters k..s stand for -4..+4

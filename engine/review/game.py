@@ -7,8 +7,17 @@ from typing import Callable, Optional
 
 from .. import records
 from ..client import DEFAULT_ENGINE, EngineError
-from .analysis import (SIDE_NAMES, Analysis, EnginePool, GameLine, Limits, ReviewError, Task,
-                       replay_line, start_engine)
+from .analysis import (
+    SIDE_NAMES,
+    Analysis,
+    EnginePool,
+    GameLine,
+    Limits,
+    ReviewError,
+    Task,
+    replay_line,
+    start_engine,
+)
 from .judge import MARK_SYMBOLS, MARKS, Judge, judge_for, terminal_score
 
 

@@ -30,11 +30,9 @@ except ModuleNotFoundError:  # Python 3.10: the extra `bot` installs tomli
 from engine import records
 from engine.bounded_read import InputError, read_text
 from engine.client import DEFAULT_ENGINE, EngineError, EngineProcess
-from engine.tools.littlegolem_site import (PostRejected, PostUnknown, Site, SiteError,
-                                           site_move)
-from engine.tools.littlegolem_state import PostedMoves, StateError
-
 from engine.tools.bridge import BridgeError, next_move  # the record -> move logic, shared
+from engine.tools.littlegolem_site import PostRejected, PostUnknown, Site, SiteError, site_move
+from engine.tools.littlegolem_state import PostedMoves, StateError
 
 log = logging.getLogger("gipf-littlegolem")
 
