@@ -121,7 +121,7 @@ def format_reply(cid: Optional[str], ok: bool, text: str) -> str:
         text = text.rstrip()
         return f"{head} {text}\n\n" if text else head + "\n\n"
     # an empty line would end the reply early: drop blank lines, wherever they are
-    text = "\n".join(line for line in (l.rstrip() for l in text.split("\n")) if line)
+    text = "\n".join(line for line in (raw.rstrip() for raw in text.split("\n")) if line)
     if not text:
         return head + "\n\n"
     if "\n" in text:

@@ -5,8 +5,8 @@ whatever it suggests is checked by the rules layer before anyone sees it.
 Otherwise, whenever the core fails (a position it cannot take, no memory, a
 progress callback that raised, any other exception) or gives a malformed
 answer (an illegal move, a principal variation that cannot be read), the
-Python player answers, with a logged warning that the Thought also carries.  Search progress goes to one callback as Progress records;
-the caller formats them.
+Python player answers, with a logged warning that the Thought also carries.  Search progress
+goes to one callback as Progress records; the caller formats them.
 """
 from __future__ import annotations
 

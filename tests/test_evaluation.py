@@ -394,7 +394,8 @@ def test_dvonn_evaluation_values_stay_the_same():
     evaluation was restructured."""
     import hashlib
     pinned = dict(place_red_adjacent=15, place_red_near=7, place_red_distance=3, place_clump=5,
-                  place_edge=2, place_own_nbr=0, place_red_majority=0, field=100, height_on_red=1024, height_near_red=256, height_far=0, landing=25,
+                  place_edge=2, place_own_nbr=0, place_red_majority=0, field=100, height_on_red=1024,
+                  height_near_red=256, height_far=0, landing=25,
                   landing_on_red=20, landing_on_enemy=20, enemy_height_in_reach=256, cut_now=30,
                   cut_next=10, tempo=0, mobile_stacks=0, stuck_pieces=0, capture_now=0, capture_next=0)
     pinned.update({w.name: 0 for w in core.eval_weights("dvonn")

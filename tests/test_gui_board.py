@@ -87,7 +87,8 @@ def test_a_tall_tzaar_stack_runs_on_to_the_right_and_stays_in_its_column(engine)
     assert (cells["I5"].top, cells["I5"].height) == ("B", 2) and cells["H4"].top == "C"
 
 
-@pytest.mark.parametrize("text", ["", "no drawing", "  ?1  .  A1-B1\nfooter", "  X1  Y1\nfooter", " . .  A1-A1\nfooter"])
+@pytest.mark.parametrize("text", ["", "no drawing", "  ?1  .  A1-B1\nfooter", "  X1  Y1\nfooter",
+                                  " . .  A1-A1\nfooter"])
 def test_drawings_it_cannot_read_are_refused(text):
     with pytest.raises(ValueError):
         parse_showboard(text)

@@ -22,14 +22,14 @@ if not (CHROMIUM and CHROMEDRIVER):
 pytest.importorskip("selenium", reason="selenium is not installed (the test extra)")
 pytest.importorskip("starlette", reason="the GUI's extra is not installed: pip install '.[gui]'")
 
-from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
-from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.support.select import Select  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium import webdriver  # noqa: E402 - after the skips when the browser or selenium is missing
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402 - after the skips when the browser or selenium is missing
+from selenium.webdriver.chrome.service import Service  # noqa: E402 - after the skips when the browser or selenium is missing
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402 - after the skips when the browser or selenium is missing
+from selenium.webdriver.common.by import By  # noqa: E402 - after the skips when the browser or selenium is missing
+from selenium.webdriver.common.keys import Keys  # noqa: E402 - after the skips when the browser or selenium is missing
+from selenium.webdriver.support.select import Select  # noqa: E402 - after the skips when the browser or selenium is missing
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402 - after the skips when the browser or selenium is missing
 
 WAIT_S = 60  # an upper bound against hanging, not a timing check
 # A LittleGolem DVONN game (../shared/records/littlegolem/dvonn-demo.txt) cut after 64 moves:
@@ -378,7 +378,7 @@ def test_a_dvonn_review_draws_its_graph_and_shows_a_move(server_url, browser, tm
     wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#review-graph .review-point")) == 64,
          "the evaluation graph, one point per move")
     assert len(d.find_elements(By.CSS_SELECTOR, "#review-moves .review-move")) == 64
-    stacks = lambda d: sum(1 for top in texts(d, "#board .point", "data-top") if top)  # noqa: E731
+    stacks = lambda d: sum(1 for top in texts(d, "#board .point", "data-top") if top)  # noqa: E731 - a wait condition
     at_end = stacks(d)
     d.find_element(By.CSS_SELECTOR, '#review-moves .review-move[data-ply="10"]').click()
     wait(d, lambda d: stacks(d) == 10, "the board after move 10")

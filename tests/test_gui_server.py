@@ -14,10 +14,10 @@ import pytest
 pytest.importorskip("starlette", reason="the GUI's extra is not installed: pip install '.[gui]'")
 pytest.importorskip("httpx2", reason="Starlette's test client needs httpx2 (the test extra)")
 
-from starlette.testclient import TestClient  # noqa: E402
-from starlette.websockets import WebSocketDisconnect  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402 - after the skips when the GUI extra is missing
+from starlette.websockets import WebSocketDisconnect  # noqa: E402 - after the skips when the GUI extra is missing
 
-from engine.gui.app import create_app  # noqa: E402
+from engine.gui.app import create_app  # noqa: E402 - after the skips when the GUI extra is missing
 
 BASE = "http://127.0.0.1:8765"
 ORIGIN = {"origin": BASE}
@@ -226,7 +226,7 @@ def test_a_dead_engine_is_restarted_with_the_game_restored(client, app):
 
 
 def test_the_engine_is_ended_with_its_session(client, app):
-    with connect(client) as ws:
+    with connect(client):
         proc = the_session(app).engine.proc
     assert not app.state.sessions
     assert proc.returncode is not None

@@ -132,7 +132,7 @@ huge_number_line = st.builds(
 
 
 def fuzz_line(*parts):
-    return st.one_of(*parts).filter(lambda l: not is_quit(l))
+    return st.one_of(*parts).filter(lambda line: not is_quit(line))
 
 
 hostile_line = fuzz_line(random_bytes, unicode_line, unicode_digit_line, command_with_garbage, long_line,
@@ -238,8 +238,8 @@ def check_batch(engine: RawEngine, lines: list[bytes]) -> None:
     replies, position, status = engine.batch(lines)
     expected = [line for line in lines if not spec_blank(line)]
     assert len(replies) == len(expected), (
-        f"{len(expected)} commands but {len(replies)} replies: {[l[:60] for l in lines]}")
-    for line, (ok, cid, text) in zip(expected, replies):
+        f"{len(expected)} commands but {len(replies)} replies: {[sent[:60] for sent in lines]}")
+    for line, (_, cid, text) in zip(expected, replies):
         want = spec_id(line)
         if want is not None:
             assert cid == want, f"{line[:80]!r} answered with id {cid!r}"
@@ -247,7 +247,7 @@ def check_batch(engine: RawEngine, lines: list[bytes]) -> None:
         assert "Traceback" not in text
     if not any(ok for ok, _, _ in replies):
         assert (position, status) == (before_position, before_status), \
-            f"only errors, yet the state moved: {[l[:60] for l in lines]}"
+            f"only errors, yet the state moved: {[sent[:60] for sent in lines]}"
     assert engine.ask("name") == (True, "", "Gipfbot")
 
 

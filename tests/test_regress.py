@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-
-
 from engine.tools import regress
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 class FakeEngine:

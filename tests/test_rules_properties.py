@@ -186,7 +186,7 @@ def check_tzaar_step(g: TzaarGame, rng: random.Random, legal: list) -> None:
             assert s.islower() or s.isupper(), s          # captures never mix colours
             tops[s[-1]] += 1
     assert g.tops == tops
-    for side, pieces in ((WHITE, "abc"), (BLACK, "ABC")):
+    for pieces in ("abc", "ABC"):  # White's and Black's
         assert all(tops[p] > 0 for p in pieces)           # nobody has lost a type yet
     assert g.has_capture(g.side)                          # else the game would be over
     for t in legal:

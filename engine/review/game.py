@@ -95,9 +95,11 @@ def read_record(data: bytes) -> records.GameRecord:
 
 
 def review_record(record: records.GameRecord, *, engine: str = DEFAULT_ENGINE,
-                  limits: Limits = Limits(), jobs: int = 1,
+                  limits: Optional[Limits] = None, jobs: int = 1,
                   progress: Callable[[int, int], None] = lambda done, total: None) -> GameReview:
-    """Replay the record in the engine, analyse every position, judge every move."""
+    """Replay the record in the engine, analyse every position, judge every move (at the
+    default Limits when none are given)."""
+    limits = limits if limits is not None else Limits()
     judge = judge_for(record.game)
     start = records.new_game(record).position()
     setup = start_engine(engine, limits)

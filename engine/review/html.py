@@ -17,7 +17,7 @@ MATPLOTLIB_MISSING = ("the HTML report draws its graph with matplotlib: "
 def require_matplotlib() -> None:
     """Raise ImportError with the install hint when matplotlib is missing."""
     try:
-        import matplotlib  # noqa: F401
+        import matplotlib  # noqa: F401 - imported only to learn whether it is installed
     except ImportError:
         raise ImportError(MATPLOTLIB_MISSING) from None
 

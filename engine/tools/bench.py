@@ -67,8 +67,8 @@ def bench_perft(game, positions, depth):
     for i, g in enumerate(positions, 1):
         progress(f"{game} perft({depth})", i, len(positions))
         args = (list(g.cells), g.side, g.core_phase)
-        c_n, c_t = timed(lambda: core.perft(game, *args, depth))
-        p_n, p_t = timed(lambda: perft(g, depth))
+        c_n, c_t = timed(lambda args=args: core.perft(game, *args, depth))
+        p_n, p_t = timed(lambda g=g: perft(g, depth))
         assert c_n == p_n, (game, g.position(), c_n, p_n)
         c_rates.append(c_n / max(c_t, 1e-9))
         ratios.append(p_t / max(c_t, 1e-9))

@@ -249,7 +249,8 @@ def main(argv=None) -> int:
 
 
 def run(argv=None) -> int:
-    parser = cli.ArgumentParser(prog="gipf-bench-protocol", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = cli.ArgumentParser(prog="gipf-bench-protocol", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke run)")
     parser.add_argument("--profile", action="store_true", help="cProfile the server in process too")
     parser.add_argument("--runs", type=int, default=None, help="runs per round-trip measurement (default 7)")

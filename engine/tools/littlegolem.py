@@ -17,15 +17,11 @@ import signal
 import sys
 import threading
 import time
+import tomllib
 import urllib.parse
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Optional
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10: the extra `bot` installs tomli
-    import tomli as tomllib  # type: ignore[no-redef]
 
 from engine import records
 from engine.bounded_read import InputError, read_text

@@ -66,7 +66,7 @@ class Tally:
 
     def add(self, index: int, white: int, played: Played) -> None:
         a_score = played.white_score if white == 0 else 1 - played.white_score
-        engine = lambda side: "A" if side == white else "B"  # noqa: E731
+        engine = lambda side: "A" if side == white else "B"  # noqa: E731 - a one-line key, as a def it reads worse
         with self.lock:
             if played.lost_on_time is not None:
                 self.time_losses[engine(played.lost_on_time)] += 1
@@ -126,7 +126,7 @@ def worker(args, indices: "queue.Queue[int]", tally: Tally, openings, errors: li
             actor, play = ray_seats(args, openings)
         else:
             seats = make_seats(args)
-            play = lambda index, white: play_game(args, seats, white, index, openings)  # noqa: E731
+            play = lambda index, white: play_game(args, seats, white, index, openings)  # noqa: E731 - bound here, called by the pool
         while not tally.stop.is_set():
             try:
                 index = indices.get_nowait()

@@ -1,8 +1,9 @@
 """Self-play data for tuning: positions with the search score and the game's final result.
 
 Each game starts from a diversified opening (a game's seeded random layout where it has
-them, as TZAAR; otherwise K random moves, as DVONN's first placements) and the compiled core plays both sides at a fixed node count per move, in
-this process.  One JSON object per searched position goes to --out (or stdout):
+them, as TZAAR; otherwise K random moves, as DVONN's first placements) and the compiled core
+plays both sides at a fixed node count per move, in this process.  One JSON object per searched
+position goes to --out (or stdout):
   {"game": "dvonn", "position": "<position string>", "side": 0|1, "score": <search score,
    side to act's view>, "result": <1 / 0.5 / 0 for White>, "index": <game number>}
 Forced moves are played but not written.  `--ray` runs the games as Ray tasks (pip extra

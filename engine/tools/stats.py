@@ -63,9 +63,9 @@ def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> fl
     mean = (wins + 0.5 * draws) / n
     var = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2) / n
     if var <= 0:  # every game had the same result: a half pseudo-game of each kind
-        w, d, l = wins + 0.5, draws + 0.5, losses + 0.5
+        w, d, lost = wins + 0.5, draws + 0.5, losses + 0.5
         m = (w + 0.5 * d) / (n + 1.5)
-        var = (w * (1 - m) ** 2 + d * (0.5 - m) ** 2 + l * m ** 2) / (n + 1.5)
+        var = (w * (1 - m) ** 2 + d * (0.5 - m) ** 2 + lost * m ** 2) / (n + 1.5)
     s0, s1 = expected_score(elo0), expected_score(elo1)
     return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
 

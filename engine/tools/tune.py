@@ -113,8 +113,9 @@ def positions(game_name: str, paths: list[str], phase: str = "", min_occupied: i
 
 def load_data(game_name: str, paths: list[str], phase: str = "", min_occupied: int = 0):
     """(features, current weights, results, search scores, names, games) of the positions in
-    the files (games: a number per game, the same for all its positions), only those in the game phase named (all when empty) with at least min_occupied
-    points occupied; results and scores are the side to act's."""
+    the files (games: a number per game, the same for all its positions), only those in the game
+    phase named (all when empty) with at least min_occupied points occupied; results and scores
+    are the side to act's."""
     import numpy as np
 
     from engine import core
