@@ -140,7 +140,7 @@ def require_compiled(engine: EngineProcess, name: str = "the engine") -> None:
     ok, text = engine.send("version")
     if not ok or "core=compiled" not in text.split():
         raise EngineError(f"{name} does not run the compiled core (version: {text.strip()[:120]!r}); "
-                          "build it (python3 setup.py build_ext --inplace) or pass "
+                          "build it (pip install -e ., or python3 engine/_core_build.py) or pass "
                           "--allow-python-player")
 
 
