@@ -1,6 +1,7 @@
 """Shared fixtures: the real engine process, and where the shared records live."""
 from __future__ import annotations
 
+import re
 import signal
 import sys
 from pathlib import Path
@@ -26,6 +27,21 @@ HAND_BUILT_TZAAR = (
     ";W[mrpo-pmqm];B[rorn-qpsn];W[slrm-qmrm];B[nnkq-snsk];W[oqms-rmrl];B[skrk-rkqk]"
     ";W[qlqn-rlpl];B[qkqn-qnpo];W[plkq-onln];B[lrmq-pols];W[lnpn-mspp];B[krks-ksls]"
     ";W[nlol-rpqq])")
+
+
+REPLY = re.compile(r"[=?][0-9]*(?: [^\n]*)?\n(?:[^\n]+\n)*\n")
+
+
+def transcript(out: str) -> list[tuple[bool, str, str]]:
+    """An engine's stdout cut into (ok, id, text) replies; anything else there fails the test."""
+    replies, pos = [], 0
+    while pos < len(out):
+        m = REPLY.match(out, pos)
+        assert m, f"not a GTP reply at offset {pos}: {out[pos:pos + 200]!r}"
+        ok, cid, text = gtp.parse_reply(m.group(0).rstrip("\n").split("\n"))
+        replies.append((ok, cid or "", text))
+        pos = m.end()
+    return replies
 
 
 def sigint_as_in_a_terminal() -> None:

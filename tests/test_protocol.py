@@ -13,9 +13,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import DVONN_POINTS, FIXED_TZAAR, REPO, EngineClient
-
-from engine import gtp
+from conftest import DVONN_POINTS, FIXED_TZAAR, REPO, EngineClient, transcript
 
 BRIEF_COMMANDS = {
     "protocol_version", "name", "version", "known_command", "list_commands", "quit",
@@ -625,21 +623,6 @@ def test_tzaar_replay_of_an_unfinished_turn_fails(e):
 
 
 # --- the process as a whole ---------------------------------------------------------------------
-
-REPLY = re.compile(r"([=?])([0-9]*)(?: ([^\n]*))?\n((?:[^\n]+\n)*)\n")
-
-
-def transcript(out: str) -> list[tuple[bool, str, str]]:
-    """Cut stdout into replies; anything that is not a reply fails the test."""
-    replies, pos = [], 0
-    while pos < len(out):
-        m = REPLY.match(out, pos)
-        assert m, f"not a GTP reply at offset {pos}: {out[pos:pos + 200]!r}"
-        ok, cid, text = gtp.parse_reply(m.group(0).rstrip("\n").split("\n"))
-        replies.append((ok, cid or "", text))
-        pos = m.end()
-    return replies
-
 
 def run_engine(stdin: bytes, timeout: float = 60) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "engine"], input=stdin, cwd=str(REPO),

@@ -14,28 +14,13 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO, EngineClient
+from conftest import REPO, EngineClient, transcript
 
-from engine import core, gtp
+from engine import core
 from engine.server import Server
 
 needs_core = pytest.mark.skipif(not core.AVAILABLE, reason="the compiled core is unavailable")
-REPLY = re.compile(r"[=?][0-9]*(?: [^\n]*)?\n(?:[^\n]+\n)*\n")
 HANG = 120  # seconds: only a hung engine takes this long
-
-
-def replies(out: str) -> list[tuple[bool, str, str]]:
-    """stdout cut into replies; anything that is not a reply fails the test."""
-    found, pos = [], 0
-    while pos < len(out):
-        m = REPLY.match(out, pos)
-        assert m, f"not a reply at offset {pos}: {out[pos:pos + 200]!r}"
-        ok, cid, text = gtp.parse_reply(m.group(0).rstrip("\n").split("\n"))
-        found.append((ok, cid or "", text))
-        pos = m.end()
-    return found
-
-
 ENGINE = "import os, sys; os.execv(sys.executable, [sys.executable, '-m', 'engine'])"
 
 
@@ -47,7 +32,7 @@ def run(stdin: bytes, *, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
 
 
 def without_times(out: bytes) -> list:
-    return replies(re.sub(r"\ntime [0-9]+\n", "\n", out.decode()))
+    return transcript(re.sub(r"\ntime [0-9]+\n", "\n", out.decode()))
 
 
 SEARCHES = b"option depth 3\ngenmove\nundo\nanalyze\noption book on\ngenmove\n"
@@ -59,7 +44,7 @@ SEARCHES = b"option depth 3\ngenmove\nundo\nanalyze\noption book on\ngenmove\n"
 def test_with_stderr_closed_the_search_progress_goes_nowhere_not_to_stdout():
     done = run(SEARCHES, script="import os; os.close(2); " + ENGINE, stderr=None)
     assert done.returncode == 0
-    got = replies(done.stdout.decode())
+    got = transcript(done.stdout.decode())
     assert len(got) == 6 and all(ok for ok, _, _ in got)
     assert "info" not in done.stdout.decode()
 
@@ -71,7 +56,7 @@ def test_an_unwritable_stderr_changes_no_move_and_no_analysis():
         failing = run(SEARCHES, stderr=full)
     assert failing.returncode == 0
     assert without_times(failing.stdout) == without_times(usual.stdout)
-    analysis = replies(failing.stdout.decode())[3][2]
+    analysis = transcript(failing.stdout.decode())[3][2]
     assert "\ndepth 3\n" in analysis and "\nscore " in analysis  # the core's, not the fallback's
 
 
@@ -87,7 +72,7 @@ def test_a_missing_core_is_said_once_on_stderr_at_start():
                                      "runpy.run_module('engine', run_name='__main__')")
     lines = done.stderr.decode().splitlines()
     assert len(lines) == 1 and "compiled core is unavailable" in lines[0]
-    assert "core=unavailable" in replies(done.stdout.decode())[0][2]
+    assert "core=unavailable" in transcript(done.stdout.decode())[0][2]
 
 
 @needs_core
@@ -128,7 +113,7 @@ def test_a_client_that_goes_away_stops_the_search(command, closed):
 @needs_core
 def test_end_of_input_alone_still_answers_the_search_in_full():
     done = run(b"option info off\noption nodes 200000\nanalyze\n")
-    (_, _, _), (_, _, _), (ok, _, text) = replies(done.stdout.decode())
+    (_, _, _), (_, _, _), (ok, _, text) = transcript(done.stdout.decode())
     nodes = int(text.split("\nnodes ")[1].split("\n")[0])
     assert ok and nodes >= 200000  # not stopped: only a client gone altogether stops it
 
@@ -181,7 +166,7 @@ def test_an_interrupt_stops_only_the_command_read_just_before_it():
     # analyze runs (to its node limit) while perft 11 and the interrupt are read ahead of it:
     # the interrupt is the perft's, the analysis is left alone.
     done = run(b"option info off\noption nodes 1000000\nanalyze\nperft 11\n# interrupt\nname\n")
-    got = replies(done.stdout.decode())
+    got = transcript(done.stdout.decode())
     analysis, perft, name = got[2:]
     assert analysis[0] and int(analysis[2].split("\nnodes ")[1].split("\n")[0]) >= 1000000
     assert perft == (False, "", "perft interrupted")
@@ -192,15 +177,15 @@ def test_an_interrupt_stops_only_the_command_read_just_before_it():
                          ids=["10MB-SOH", "20MB-NUL", "mixed"])
 def test_a_long_line_of_control_characters_is_a_blank_line(junk):
     done = run(junk + b"\n1 name\n" + junk[:60000] + b"name\n")
-    assert replies(done.stdout.decode()) == [(True, "1", "Gipfbot"), (True, "", "Gipfbot")]
+    assert transcript(done.stdout.decode()) == [(True, "1", "Gipfbot"), (True, "", "Gipfbot")]
 
 
 def test_a_byte_order_mark_before_the_first_command_is_ignored():
-    assert replies(run(b"\xef\xbb\xbf1 name\n2 name\n").stdout.decode()) == \
+    assert transcript(run(b"\xef\xbb\xbf1 name\n2 name\n").stdout.decode()) == \
         [(True, "1", "Gipfbot"), (True, "2", "Gipfbot")]
-    assert replies(run(b"\xef\xbb\xbf\n3 name\n").stdout.decode()) == [(True, "3", "Gipfbot")]
+    assert transcript(run(b"\xef\xbb\xbf\n3 name\n").stdout.decode()) == [(True, "3", "Gipfbot")]
     # only there: further on it is a character like any other
-    later = replies(run(b"name\n\xef\xbb\xbfname\n").stdout.decode())
+    later = transcript(run(b"name\n\xef\xbb\xbfname\n").stdout.decode())
     assert later[1] == (False, "", "unknown command: \ufeffname")
 
 
@@ -258,7 +243,7 @@ def test_any_core_failure_plays_the_python_players_move(failing_core, caplog, an
     failing_core(answer)
     with caplog.at_level("ERROR"):
         out = serve("option info off\ngenmove\nstatus\n")
-    (_, _, _), (ok, _, move), (_, _, status) = replies(out)
+    (_, _, _), (ok, _, move), (_, _, status) = transcript(out)
     assert ok and re.fullmatch(r"[A-K][1-5]", move) and "ply=1" in status
     assert "the core failed" in caplog.text
 
