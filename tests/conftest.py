@@ -1,8 +1,10 @@
 """Shared fixtures: the real engine process, and where the shared records live."""
 from __future__ import annotations
 
+import contextlib
 import re
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -42,6 +44,23 @@ def transcript(out: str) -> list[tuple[bool, str, str]]:
         replies.append((ok, cid or "", text))
         pos = m.end()
     return replies
+
+
+@contextlib.contextmanager
+def gui_server():
+    """`python3 -m engine.gui` on a free port, as a user starts it; its address, ending in '/'."""
+    with subprocess.Popen([sys.executable, "-m", "engine.gui", "--port", "0"], cwd=str(REPO),
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as proc:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        if "http://127.0.0.1:" not in line:
+            proc.kill()
+            pytest.fail(f"the GUI server did not start: {line!r}")
+        try:
+            yield line.split()[3]
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
 
 
 def sigint_as_in_a_terminal() -> None:

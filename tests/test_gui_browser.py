@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO
+from conftest import REPO, gui_server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -45,15 +45,8 @@ DVONN_RECORD = (
 
 @pytest.fixture(scope="module")
 def server_url():
-    with subprocess.Popen([sys.executable, "-m", "engine.gui", "--port", "0"], cwd=str(REPO),
-                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as proc:
-        line = proc.stdout.readline()
-        if "http://127.0.0.1:" not in line:
-            proc.kill()
-            pytest.fail(f"the GUI server did not start: {line!r}")
-        yield line.split()[3]
-        proc.terminate()
-        proc.wait(timeout=30)
+    with gui_server() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -497,19 +497,9 @@ def test_a_review_in_a_search_ends_with_its_engines_at_once(client, app, how):
 def real_server():
     """`python3 -m engine.gui` itself: uvicorn's WebSocket frame limit is its own, not the test
     client's."""
-    import subprocess
-    import sys
-
-    from conftest import REPO
-    with subprocess.Popen([sys.executable, "-m", "engine.gui", "--port", "0"], cwd=str(REPO),
-                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as proc:
-        line = proc.stdout.readline()
-        if "http://127.0.0.1:" not in line:
-            proc.kill()
-            pytest.fail(f"the GUI server did not start: {line!r}")
-        yield line.split()[3].rstrip("/")
-        proc.terminate()
-        proc.wait(timeout=30)
+    from conftest import gui_server
+    with gui_server() as url:
+        yield url.rstrip("/")
 
 
 def test_a_20_mb_record_gets_an_error_and_the_game_is_kept(real_server):
