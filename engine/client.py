@@ -602,18 +602,20 @@ class LinePlayer:
 
         self.name = name
         self.proc = start(command, name, stderr, cwd)
+        assert self.proc.stdin is not None and self.proc.stdout is not None, "start() pipes both"
+        self.into, self.out = self.proc.stdin, self.proc.stdout
         self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
-        for line in self.proc.stdout:
+        for line in self.out:
             self.lines.put(line.rstrip("\r\n"))
         self.lines.put(None)
 
     def send(self, line: str) -> None:
         try:
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
+            self.into.write(line + "\n")
+            self.into.flush()
         except (BrokenPipeError, OSError):
             raise EngineError(f"{self.name} is not running (sending {line!r})") from None
 
@@ -635,8 +637,8 @@ class LinePlayer:
         """Quit, then wait up to `timeout` seconds before terminating, then killing, its group."""
         try:
             self.send("Quit")
-            self.proc.stdin.close()
+            self.into.close()
         except (EngineError, OSError):
             pass
         stop_popen(self.proc, timeout)
-        self.proc.stdout.close()
+        self.out.close()

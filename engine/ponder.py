@@ -104,6 +104,7 @@ class Ponder:
         if not self.running or self.hit_at is None or game.position() != self.position:
             self.cancel()
             return None
+        assert self.thread is not None, "running means a thread"
         budget = time_limit_ms(game, options, clock)
         self.budget_ms = budget
         if budget is not None:

@@ -205,6 +205,7 @@ def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
         if last_start_ms:
             last_start_ms = max(1.0, last_start_ms - spent)
     def report(iteration: core.SearchResult) -> None:
+        assert on_progress is not None, "report is passed to the core only with a callback"
         on_progress(progress(game, iteration))
 
     searched_at = time.monotonic()
@@ -219,6 +220,7 @@ def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
     except Exception as e:  # any failure of the core: the Python player answers
         raise CoreFailed(f"the core failed ({_failure(e)})") from e
     if last_start_ms is not None and not (watch.stop is not None and watch.stop.is_set()):
+        assert limit_ms is not None, "time_limits gives a last start only with a deadline"
         clock.note_overrun((time.monotonic() - searched_at) * 1000 - limit_ms)
     thought = core_thought(game, result)
     if thought is None:

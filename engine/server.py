@@ -417,7 +417,9 @@ def cmd_final_score(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="final_score")
     if not server.game.over:
         raise CommandError("the game is not over")
-    return server.game.result()
+    result = server.game.result()
+    assert result is not None, "a game that is over has a result"
+    return result
 
 
 # GoGui's analyze commands (type/label/command); only commands in the table are listed.

@@ -36,7 +36,7 @@ import select
 import signal
 import threading
 from collections import deque
-from typing import Callable, Optional, TextIO
+from typing import Callable, Iterator, Optional, TextIO
 
 from . import core, gtp
 
@@ -171,7 +171,7 @@ class Session(Control):
         self.wake_fd: Optional[int] = None  # readable once the session closes (SIGINT)
         self.out_fd: Optional[int] = None   # the output, watched for the client going away
         self.wake_write: Optional[int] = None
-        self.events = iter(())
+        self.events: Iterator[gtp.Event] = iter(())
         # Who reads the input (the loop, or the watcher while a search runs) and what the
         # watcher queued: guarded by `ready`, which also wakes whoever waits for them.
         self.ready = threading.Condition()

@@ -64,6 +64,7 @@ def _cell(name: str, x: float, y: float, token: str) -> Point:
     if token == "()":
         return Point(name, x, y, hole=True)
     match = STACK.fullmatch(token)
+    assert match is not None, "a token CELL matched is '.', '()' or a stack"
     return Point(name, x, y, match.group(1), int(match.group(2)), bool(match.group(3)))
 
 

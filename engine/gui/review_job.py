@@ -55,6 +55,7 @@ class ReviewJob:
                 limit=LINE_LIMIT, start_new_session=True)
             if self.cancelled:  # cancelled while it started
                 self.proc.terminate()
+            assert self.proc.stdin is not None and self.proc.stdout is not None, "both are pipes"
             self.proc.stdin.write(record_text.encode("utf-8"))
             self.proc.stdin.close()
             ended = None
@@ -73,8 +74,11 @@ class ReviewJob:
             ended = {"type": "review_error", "message": f"review failed: {e}"}
         if self.cancelled:
             ended = {"type": "review_error", "message": "review cancelled"}
-        self.send(ended or {"type": "review_error", "message": "review failed: its process "
-                            f"ended with status {self.proc.returncode}"})
+        if ended is None:  # the worker ran to its end (it was started) without a result
+            assert self.proc is not None, "the worker was started"
+            ended = {"type": "review_error", "message": "review failed: its process "
+                     f"ended with status {self.proc.returncode}"}
+        self.send(ended)
 
     def cancel(self) -> None:
         if self.running and not self.cancelled:

@@ -13,7 +13,7 @@ import os
 import shutil
 import tempfile
 import time
-from typing import Callable, Optional
+from typing import Callable, Optional, TypedDict
 
 from ..client import AsyncEngineProcess as EngineProcess
 from ..client import EngineDied
@@ -74,16 +74,21 @@ def parse_info(line: str) -> Optional[dict]:
     return info
 
 
+class TimeControl(TypedDict):
+    mode: str   # "move": ms per move; "game": ms for the whole game
+    ms: int
+
+
 class Session:
     def __init__(self, engine_argv: list[str], engine_env: Optional[dict],
                  outbox: Callable[[dict], None]) -> None:
         self.engine_argv = engine_argv
         self.engine_env = engine_env
         self.send = outbox
-        self.engine: Optional[EngineProcess] = None
+        self._engine: Optional[EngineProcess] = None
         self.requests: asyncio.Queue = asyncio.Queue()
         self.players = {"w": "human", "b": "engine"}
-        self.time = {"mode": "move", "ms": 1000}
+        self.time: TimeControl = {"mode": "move", "ms": 1000}
         self.analysis = {"on": analysis_default(self.players), "multipv": 1}
         self.present = True                     # someone looks at the page (it says when not)
         self.level_range: Optional[tuple[int, int]] = None   # when the engine has `level`
@@ -105,8 +110,14 @@ class Session:
         self.review = ReviewJob(engine_argv, outbox, engine_env)
 
     # --- engine life -------------------------------------------------------------------------
+    @property
+    def engine(self) -> EngineProcess:
+        if self._engine is None:
+            raise RuntimeError("the session's engine was never started")
+        return self._engine
+
     async def start_engine(self) -> None:
-        self.engine = EngineProcess(self.engine_argv, self.engine_env)
+        self._engine = EngineProcess(self.engine_argv, self.engine_env)
         try:
             await self.engine.start()
         except OSError as e:
@@ -135,7 +146,7 @@ class Session:
         """A dead engine is replaced and the game put back: the start command, then its moves."""
         now = time.monotonic()
         self.restarts = [t for t in self.restarts if now - t < RESTART_WINDOW_S] + [now]
-        if self.engine is not None:
+        if self._engine is not None:
             tail = " / ".join(self.engine.stderr_tail)
             log.warning("engine %s died (%s); stderr: %s", self.engine.pid, reason, tail[-500:])
             await self.engine.close()
@@ -167,8 +178,9 @@ class Session:
     async def watch(self, engine: EngineProcess) -> None:
         """An engine that ends while nobody asks it anything is restarted at once, not at the
         page's next request."""
+        assert engine.proc is not None, "watched only once started"
         status = await engine.proc.wait()
-        if engine is self.engine and not self.closing:
+        if engine is self._engine and not self.closing:
             await self.requests.put({"type": "engine_ended", "status": status})
 
     async def close(self) -> None:
@@ -176,7 +188,7 @@ class Session:
         for watcher in self.watchers:
             watcher.cancel()
         await self.review.close()
-        if self.engine is not None:
+        if self._engine is not None:
             # a search (even one whose task was just cancelled) ends at the interrupt and quit
             # is read at once; with nothing running the line is a comment
             await self.engine.interrupt()
@@ -232,7 +244,7 @@ class Session:
 
     def engine_to_move(self) -> bool:
         return (bool(self.status) and self.playing() and not self.paused
-                and self.players.get(self.status.get("to_act")) == "engine")
+                and self.players.get(self.status.get("to_act", "")) == "engine")
 
     def playing(self) -> bool:
         """The game goes on: not over by the rules, and nobody resigned."""
@@ -241,7 +253,7 @@ class Session:
     def interrupt(self) -> None:
         """Out of turn (the request queue waits behind a search): stop the engine's thinking."""
         self.paused = True
-        if self.engine is not None and self.thinking:
+        if self._engine is not None and self.thinking:
             asyncio.ensure_future(self.engine.interrupt())
 
     # --- requests -----------------------------------------------------------------------------
@@ -373,7 +385,7 @@ class Session:
     async def play(self, move: str) -> None:
         if not self.playing():
             raise EngineError("the game is over: there is no move to play")
-        if self.players.get(self.status.get("to_act")) != "human":
+        if self.players.get(self.status.get("to_act", "")) != "human":
             raise EngineError("it is not a human player's turn")
         if move not in self.legal:  # only the engine's own legal moves are ever sent back
             raise EngineError(f"not a legal move here: {move}")
@@ -440,7 +452,7 @@ class Session:
         if pause_if_engine:
             self.paused = self.engine_to_move_ignoring_pause()
         board = parse_showboard(await ask("showboard"))
-        to_act = self.status.get("to_act")
+        to_act = self.status.get("to_act", "")
         self.legal = []
         if self.players.get(to_act) == "human" and self.resigned is None:
             # only a human's moves are built from the list
@@ -461,4 +473,4 @@ class Session:
         })
 
     def engine_to_move_ignoring_pause(self) -> bool:
-        return self.playing() and self.players.get(self.status.get("to_act")) == "engine"
+        return self.playing() and self.players.get(self.status.get("to_act", "")) == "engine"

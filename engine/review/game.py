@@ -112,18 +112,20 @@ def review_record(record: records.GameRecord, *, engine: str = DEFAULT_ENGINE,
     analyses, played = analyse_line(line, engine, limits, jobs, progress)
     white = []
     for k in range(len(line.positions)):
-        score = analyses[k].score if analyses[k] is not None else _final_score(line, k)
+        analysis = analyses[k]
+        score = _score(analysis) if analysis is not None else _final_score(line, k)
         white.append(score if line.mover(k) == "w" else -score)
     moves = []
     for k, move in enumerate(line.moves):
         side, analysis = line.mover(k), analyses[k]
-        before = analysis.score
+        assert analysis is not None, "only a finished game's last position goes unanalysed"
+        before = _score(analysis)
         if analysis.best == move:
             after = before
         else:
             check = played.get(k)
             after_side = line.mover(k + 1)
-            after = check.score if check is not None else _final_score(line, k + 1)
+            after = _score(check) if check is not None else _final_score(line, k + 1)
             after = after if after_side == side else -after
         judged = not (analysis.best == move or analysis.forced)
         moves.append(MoveReview(
@@ -171,6 +173,11 @@ def analyse_line(line: GameLine, engine: str, limits: Limits, jobs: int,
     analyses = [found.get(("position", k)) for k in range(len(line.positions))]
     played = {k: a for (kind, k), a in found.items() if kind == "played"}
     return analyses, played
+
+
+def _score(analysis: Analysis) -> int:
+    assert analysis.score is not None, "Worker.run gives every analysis a score or raises"
+    return analysis.score
 
 
 def _final_score(line: GameLine, index: int) -> int:

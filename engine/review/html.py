@@ -47,7 +47,8 @@ def graph_figure(review: GameReview):
     for mark in MARKS:
         points = [(m.number, ys[m.number]) for m in review.moves if m.mark == mark]
         if points:
-            ax.scatter(*zip(*points), s=28, color=MARK_COLOURS[mark], zorder=3, label=mark,
+            numbers, values = zip(*points)
+            ax.scatter(numbers, values, s=28, color=MARK_COLOURS[mark], zorder=3, label=mark,
                        edgecolors="black", linewidths=0.5)
     if any(m.mark for m in review.moves):
         ax.legend(loc="upper left", fontsize=8, framealpha=0.9)

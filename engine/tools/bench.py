@@ -127,6 +127,7 @@ def load_core(tree: str):
     if not found:
         return None
     spec = importlib.util.spec_from_file_location("engine._core", found[0])
+    assert spec is not None, "a .so file is an extension module's"
     mine = sys.modules.get("engine._core")
     other = importlib.util.module_from_spec(spec)  # an extension module is ready once created
     if mine is not None:  # cffi's init registered the new module under the shared name

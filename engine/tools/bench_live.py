@@ -30,13 +30,16 @@ class Engine:
     def __init__(self, command: list[str]) -> None:
         self.proc = subprocess.Popen(command, cwd=str(REPO), stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        assert self.proc.stdin is not None and self.proc.stdout is not None, "both are pipes"
+        self.into = self.proc.stdin
+        self.out = self.proc.stdout
 
     def send(self, line: str) -> None:
-        self.proc.stdin.write(line.encode() + b"\n")
-        self.proc.stdin.flush()
+        self.into.write(line.encode() + b"\n")
+        self.into.flush()
 
     def line(self) -> str:
-        text = self.proc.stdout.readline()
+        text = self.out.readline()
         if not text:
             raise RuntimeError("the engine closed its output")
         return text.decode().rstrip("\n")
@@ -56,13 +59,13 @@ class Engine:
         return time.perf_counter() - start
 
     def close(self) -> None:
-        self.proc.stdin.close()
+        self.into.close()
         self.proc.wait(timeout=30)
-        self.proc.stdout.close()
+        self.out.close()
 
 
 def stop_latencies(command: list[str], runs: int) -> dict[str, list[float]]:
-    found = {"SIGINT during analyze": [], "# interrupt during analyze": [],
+    found: dict[str, list[float]] = {"SIGINT during analyze": [], "# interrupt during analyze": [],
              "next line during analyze live": []}
     engine = Engine(command)
     try:
@@ -94,7 +97,7 @@ def stop_latencies(command: list[str], runs: int) -> dict[str, list[float]]:
 
 
 def first_genmoves(command: list[str], runs: int) -> dict[str, list[float]]:
-    found = {"option hash 2048 (the option itself)": [],
+    found: dict[str, list[float]] = {"option hash 2048 (the option itself)": [],
              "first genmove after hash 2048, movetime 200": [],
              "first genmove after start-up, movetime 200": []}
     for _ in range(runs):

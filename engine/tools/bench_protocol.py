@@ -52,6 +52,8 @@ class Engine:
     def __init__(self) -> None:
         self.proc = subprocess.Popen(ENGINE, cwd=str(REPO), stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        assert self.proc.stdin is not None and self.proc.stdout is not None, "both are pipes"
+        self.into = self.proc.stdin
         self.out = self.proc.stdout
 
     def read_reply(self) -> tuple[bool, str]:
@@ -69,8 +71,8 @@ class Engine:
         return head[:1] == b"=", text
 
     def send(self, data: bytes) -> None:
-        self.proc.stdin.write(data)
-        self.proc.stdin.flush()
+        self.into.write(data)
+        self.into.flush()
 
     def ask(self, line: str) -> str:
         self.send(line.encode() + b"\n")
@@ -88,7 +90,7 @@ class Engine:
         return replies
 
     def close(self) -> None:
-        self.proc.stdin.close()
+        self.into.close()
         self.proc.wait(timeout=30)
         self.out.close()
 
@@ -146,6 +148,7 @@ def time_first_reply(argv: list[str]) -> float:
     start = time.perf_counter()
     proc = subprocess.Popen(argv, cwd=str(REPO), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL)
+    assert proc.stdin is not None and proc.stdout is not None, "both are pipes"
     proc.stdin.write(b"name\n")
     proc.stdin.flush()
     head = proc.stdout.readline()
@@ -293,8 +296,8 @@ def run(argv=None) -> int:
     rows = bench_legal_moves(runs=3 if args.quick else 7, openings=2 if args.quick else 3)
     print("\n(c) legal_moves on Black's first TZAAR turn (request to last byte of the reply), ms")
     print(f"  {'position':<38} {'turns':>7} {'median ms':>10} {'µs/turn':>8}")
-    for label, count, ms, _ in rows:
-        print(f"  {label:<38} {count:>7,} {ms:>10.1f} {ms * 1000 / count:>8.2f}")
+    for label, count, median, _ in rows:
+        print(f"  {label:<38} {count:>7,} {median:>10.1f} {median * 1000 / count:>8.2f}")
 
     print("\nrerun:")
     print("  gipf-bench-protocol            # this table")

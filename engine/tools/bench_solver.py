@@ -66,7 +66,7 @@ def search(game, time_ms: float) -> tuple[bool, float]:
 def earliest_solved(record, time_ms: float, attempt=solve):
     """(moves before the end solved, stacks then, whether game.endgame_small said so, ms)."""
     total = len(record.moves)
-    best = (0, None, None, 0.0)
+    best: tuple[int, int | None, bool | None, float] = (0, None, None, 0.0)
     for back in range(1, total + 1):
         game = replay(record, total - back)
         if game.core_phase == 0 and game.phase == "placement":

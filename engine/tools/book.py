@@ -47,7 +47,7 @@ def explore(game, options: Options, candidates: int, rng: random.Random):
     images = sum(1 for perm in game.symmetries if key and game.book_key(perm) == key[0])
     lines = min(core.MAX_MULTIPV, candidates * max(1, images))
     thought = think(game, options, Clock(), watch=Watch(multipv=lines))
-    distinct = {}
+    distinct: dict[tuple[str, str] | None, object] = {}   # canonical move -> the game's move
     for _, pv in thought.lines:
         if pv and len(distinct) < candidates:
             move = game.check_move(game.parse_move(pv[0]))

@@ -50,15 +50,16 @@ def referee(white: str, black: str, timeout: float, out=sys.stdout) -> tuple[int
             print(f"move {game.ply + 1}: {name}: {e}", file=sys.stderr)
             return 1, f"{'BW'[side]}+ ({name} forfeits: {e})"
         result = game.result()
-        white, black = game.scores()
+        assert result is not None, "the game is over"
+        white_score, black_score = game.scores()
         print(" ".join(moves), file=out)
-        print(f"result {result} (white {white}, black {black}), {len(moves)} moves", file=out)
+        print(f"result {result} (white {white_score}, black {black_score}), {len(moves)} moves", file=out)
         return 0, result
     finally:
         for player in players:  # a player that timed out is not waited for much longer
             player.close(timeout=min(timeout, 10))
             try:  # a player that had exited: closing sent it nothing, and its pipe is ours to close
-                player.proc.stdin.close()
+                player.into.close()
             except OSError:
                 pass
 

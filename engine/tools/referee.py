@@ -116,6 +116,7 @@ class CodecupSeat:
             self.player.send("Start")
 
     def genmove(self, side: int, game, budget: Optional[float] = None) -> str:
+        assert self.player is not None, "started for this game"
         line = self.player.receive(self.timeout)
         try:
             return codecup_to_move(line)
@@ -123,6 +124,7 @@ class CodecupSeat:
             raise EngineError(f"{self.name}: {e}") from None
 
     def play(self, side: int, move: str) -> None:
+        assert self.player is not None, "started for this game"
         self.player.send(move_to_codecup(move))
 
     def finish(self) -> None:
@@ -178,7 +180,8 @@ def play_game(args, seats: list, white: int, index: int, openings: list[list[str
         seat.start(setup + extra, 0 if k == white else 1)
     order = {0: seats[white], 1: seats[1 - white]}
     head = f"{setup[0]}{' | opening ' + opening if opening else ''}"
-    moves, thinks = [], []
+    moves: list[str] = []
+    thinks: list[tuple[int, int, float, str]] = []
     left = [float(args.gametime)] * 2  # the referee's clocks (with --gametime), ms
     try:
         while not game.over:

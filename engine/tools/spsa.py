@@ -39,6 +39,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from engine.bounded_read import InputError, read_text
 from engine.client import DEFAULT_ENGINE, EngineError
@@ -223,7 +224,8 @@ class Games:
             import ray
 
             actor = ray.remote(num_cpus=1)(PairPlayer)
-            self.players = [actor.remote(argv, openings) for _ in range(workers)]
+            # Ray handles (ray types a method's .remote only under @ray.method), else PairPlayers
+            self.players: list[Any] = [actor.remote(argv, openings) for _ in range(workers)]
         else:
             self.players = []
             for _ in range(workers):

@@ -62,7 +62,7 @@ def load_positions(tune, paths, phase: str = "movement", min_occupied: int = 0):
     import numpy as np
 
     from engine import core
-    rows = {k: [] for k in ("vals", "results", "scores", "games", "cats", "sides")}
+    rows: dict[str, list] = {k: [] for k in ("vals", "results", "scores", "games", "cats", "sides")}
     for game, result, score, number in tune.positions("dvonn", paths, phase, min_occupied):
         value = core.evaluate("dvonn", game.cells, game.side, game.core_phase)
         if abs(value) >= tune.DECIDED:
@@ -205,11 +205,16 @@ def read_header(np, path) -> dict:
     """The integer weights back from a header header_text wrote."""
     import re
     text = cli.read_input(str(path), 16 << 20)
+    def find(pattern: str) -> str:
+        found = re.search(pattern, text, re.S)
+        if found is None:
+            raise cli.ToolError(f"{path}: not a network header (nothing matches {pattern!r})")
+        return found.group(1)
     def numbers(name):
-        body = re.search(name + r"\[[^=]*=\s*(\{.*?\});", text, re.S).group(1)
+        body = find(name + r"\[[^=]*=\s*(\{.*?\});")
         return np.array([int(x) for x in re.findall(r"-?\d+", body)], np.int64)
-    hidden = int(re.search(r"#define DV_NET_HIDDEN (\d+)", text).group(1))
-    b2 = int(re.search(r"DV_NET_B2 = (-?\d+);", text).group(1))
+    hidden = int(find(r"#define DV_NET_HIDDEN (\d+)"))
+    b2 = int(find(r"DV_NET_B2 = (-?\d+);"))
     return {"w1": numbers("DV_NET_W1").reshape(49 * CATEGORIES, hidden), "b1": numbers("DV_NET_B1"),
             "out": numbers("DV_NET_OUT").reshape(2, hidden), "b2": b2}
 
