@@ -140,16 +140,22 @@ def install_cleanup() -> None:
         signal.signal(signum, _on_signal)
 
 
-def start(command: str, name: str, stderr, cwd: Optional[Path]) -> subprocess.Popen:
-    """A child with pipes, in its own process group, killed at our exit; EngineError with one
-    clear line if it cannot start."""
-    install_cleanup()
+def command_argv(command: str, name: str) -> list[str]:
+    """A command line split as a shell would; EngineError in one line if it cannot be."""
     try:
         argv = shlex.split(command)
     except ValueError as e:  # unbalanced quotes
         raise EngineError(f"cannot start {name} ({command!r}): {e}") from None
     if not argv:
         raise EngineError(f"cannot start {name}: the command is empty")
+    return argv
+
+
+def start(command: str, name: str, stderr, cwd: Optional[Path]) -> subprocess.Popen:
+    """A child with pipes, in its own process group, killed at our exit; EngineError with one
+    clear line if it cannot start."""
+    install_cleanup()
+    argv = command_argv(command, name)
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=stderr, text=True, bufsize=1, cwd=cwd,
@@ -528,12 +534,7 @@ class EngineProcess:
         install_cleanup()
         self.name = name
         self.command = command
-        try:
-            argv = shlex.split(command)
-        except ValueError as e:  # unbalanced quotes
-            raise EngineError(f"cannot start {name} ({command!r}): {e}") from None
-        if not argv:
-            raise EngineError(f"cannot start {name}: the command is empty")
+        argv = command_argv(command, name)
         self.core = AsyncEngineProcess(argv, env if env is not None else command_env(argv),
                                        stderr=stderr, cwd=cwd, name=name, timeout=timeout)
         try:
@@ -592,6 +593,11 @@ install_cleanup()  # at import, in the main thread: tools that start engines onl
 # One move per line; White gets 'Start' first; Black's first line is White's first move;
 # 'Quit' ends the game.
 
+PLAYER_LINE_LIMIT = 4096     # characters of one line; a CodeCup move is a few
+PLAYER_LINES_QUEUED = 1024   # lines read ahead of the referee
+_OVERLONG = "\0overlong"     # put in the queue by the reader: not a line a player can send
+
+
 class LinePlayer:
     """A process speaking a one-line-per-move protocol, read with a timeout."""
 
@@ -604,11 +610,18 @@ class LinePlayer:
         self.proc = start(command, name, stderr, cwd)
         assert self.proc.stdin is not None and self.proc.stdout is not None, "start() pipes both"
         self.into, self.out = self.proc.stdin, self.proc.stdout
-        self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        # bounded: a player that floods its output waits for the referee to read it
+        self.lines: "queue.Queue[Optional[str]]" = queue.Queue(maxsize=PLAYER_LINES_QUEUED)
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
-        for line in self.out:
+        while True:
+            line = self.out.readline(PLAYER_LINE_LIMIT + 1)
+            if not line:
+                break
+            if len(line) > PLAYER_LINE_LIMIT:  # no move is this long: the player is broken
+                self.lines.put(_OVERLONG)
+                break
             self.lines.put(line.rstrip("\r\n"))
         self.lines.put(None)
 
@@ -630,6 +643,8 @@ class LinePlayer:
                 raise EngineError(f"{self.name} sent nothing for {timeout:g} s") from None
             if line is None:
                 raise EngineError(f"{self.name} closed its output")
+            if line is _OVERLONG:
+                raise EngineError(f"{self.name} sent a line longer than {PLAYER_LINE_LIMIT} characters")
             if line.strip():
                 return line.strip()
 

@@ -441,3 +441,16 @@ def test_a_review_stopped_by_sigterm_leaves_no_engine_searching(mark):
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=60) == -signal.SIGTERM
     wait_until(lambda: not marked(mark), "no process is left")
+
+
+def test_a_codecup_player_line_is_bounded(tmp_path):
+    script = tmp_path / "flood.py"
+    script.write_text("import sys\nsys.stdout.write('a1\\n' + 'x' * 10_000_000 + '\\n')\nsys.stdout.flush()\n"
+                      "sys.stdin.read()\n")
+    player = client.LinePlayer(f"{sys.executable} {script}", "flooder")
+    try:
+        assert player.receive(30) == "a1"
+        with pytest.raises(EngineError, match=f"longer than {client.PLAYER_LINE_LIMIT} characters"):
+            player.receive(30)
+    finally:
+        player.close(timeout=5)
