@@ -10,6 +10,7 @@ from . import core
 from .arguments import CommandError
 from .rules import perft as rules_perft
 from .search import Progress, Watch
+from .stop_flag import StopFlag
 
 LIVE_INTERVAL_MS = 200
 LIVE_INTERVAL_RANGE = (10, 60_000)
@@ -76,7 +77,7 @@ def analyze_live(server, args: list[str]) -> str:
     return control.close_stream(f"bestmove {game.move_text(thought.move)}")
 
 
-def perft(game, depth: int, which: str, stop: core.StopFlag) -> int:
+def perft(game, depth: int, which: str, stop: StopFlag) -> int:
     """Leaf count; core.Interrupted when `stop` is set first."""
     if which == "core":
         return core.perft(game.name, game.cells, game.side, game.core_phase, depth, stop)
@@ -87,7 +88,7 @@ def perft(game, depth: int, which: str, stop: core.StopFlag) -> int:
         stop.running -= 1
 
 
-def _python_perft(game, depth: int, stop: core.StopFlag) -> int:
+def _python_perft(game, depth: int, stop: StopFlag) -> int:
     if depth <= 1:
         return rules_perft(game, depth)
     if stop.is_set():

@@ -23,8 +23,10 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
+from .stop_flag import StopFlag
+
 try:
-    from . import _core  # type: ignore[attr-defined]
+    from . import _core  # type: ignore[attr-defined]  # the module cffi builds, absent to mypy
 
     _ffi, _lib = _core.ffi, _core.lib
     AVAILABLE = True
@@ -89,29 +91,15 @@ class SearchResult:
         return int(self.nodes * 1000 / self.time_ms) if self.time_ms > 0 else 0
 
 
-class StopFlag:
-    """Set from any thread (or a signal handler) to end a running search early; a search
-    still returns its best move, a perft raises Interrupted.  ``running`` counts the
-    stoppable calls in progress that use this flag."""
-
-    def __init__(self) -> None:
-        self._cell = _ffi.new("int32_t *") if AVAILABLE else None
-        self._set = False
-        self.running = 0
-
-    def set(self) -> None:
-        if self._cell is not None:  # the cell first: clear() looks at _set
-            self._cell[0] = 1
-        self._set = True
-
-    def clear(self) -> None:
-        if self._set:  # (cheap when not set: this runs before every command)
-            self._set = False
-            if self._cell is not None:
-                self._cell[0] = 0
-
-    def is_set(self) -> bool:
-        return self._set
+def _stop_cell(stop: Optional[StopFlag]):
+    """The int32 cell the C code polls for `stop` (made on first use), or NULL for none."""
+    if stop is None:
+        return _ffi.NULL
+    if stop.core_cell is None:
+        cell = _ffi.new("int32_t *")
+        stop.core_cell = cell
+        cell[0] = int(stop.is_set())  # a set() while the cell was being made
+    return stop.core_cell
 
 
 def core_version() -> str:
@@ -195,7 +183,7 @@ def perft(game: str, cells: Sequence[str], side: int, phase: int, depth: int,
         stop.running += 1
         try:
             rc = _lib.core_perft_stoppable(_game_id(game), h, t, e, side, phase, depth,
-                                           stop._cell, out)
+                                           _stop_cell(stop), out)
         finally:
             stop.running -= 1
     if rc == _lib.CORE_INTERRUPTED:
@@ -334,7 +322,7 @@ def search(game: str, cells: Sequence[str], side: int, phase: int, *,
     prm.nodes = int(nodes) if nodes else 0
     prm.threads = max(1, int(threads))
     prm.seed = int(seed) & 0xFFFFFFFFFFFFFFFF
-    prm.stop = stop._cell if stop is not None and stop._cell is not None else _ffi.NULL
+    prm.stop = _stop_cell(stop)
     key = 0
     if on_iteration is not None:
         with _callbacks_lock:
@@ -423,7 +411,7 @@ def solve(game: str, cells: Sequence[str], side: int, phase: int, *,
     prm = _ffi.new("SolveParams *")
     prm.time_ms = min(int(time_ms), 1 << 62) if time_ms else 0  # the C side saturates
     prm.nodes = int(nodes) if nodes else 0
-    prm.stop = stop._cell if stop is not None and stop._cell is not None else _ffi.NULL
+    prm.stop = _stop_cell(stop)
     res = _ffi.new("SolveResult *")
     turn = _ffi.new("uint32_t[]", TURN_MAX)
     turnlen = _ffi.new("int *")

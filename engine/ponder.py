@@ -16,6 +16,7 @@ from typing import Optional
 from . import core, levels
 from .rules import IllegalMove
 from .search import Thought, core_thought, time_limit_ms
+from .stop_flag import StopFlag
 
 # Commands that leave the pondered position and the options alone.
 log = logging.getLogger("engine.ponder")
@@ -30,7 +31,7 @@ STOP_SHARE = 0.45  # after a hit, no new iteration once this share of the budget
 
 class Ponder:
     def __init__(self) -> None:
-        self.stop = core.StopFlag()
+        self.stop = StopFlag()
         self.thread: Optional[threading.Thread] = None
         self.position: Optional[str] = None   # the pondered position
         self.hit_at: Optional[float] = None   # when the predicted reply was played

@@ -19,6 +19,7 @@ from . import core, levels
 from .clock import Clock
 from .options import Options
 from .player import choose_move, random_move
+from .stop_flag import StopFlag
 
 __all__ = ["Options", "Progress", "Thought", "Watch", "think", "time_limit_ms", "time_limits"]
 
@@ -70,7 +71,7 @@ def candidates(game, result: core.SearchResult) -> list:
 @dataclass
 class Watch:
     """How a search is run from outside: stopped, reported on, limited."""
-    stop: Optional[core.StopFlag] = None
+    stop: Optional[StopFlag] = None
     report_ms: int = 0      # also report progress this often (the last iteration, current nodes)
     untimed: bool = False   # no time limit: only depth, nodes and `stop` end it
     multipv: int = 1

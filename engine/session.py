@@ -38,7 +38,8 @@ import threading
 from collections import deque
 from typing import Callable, Iterator, Optional, TextIO
 
-from . import core, gtp
+from . import gtp
+from .stop_flag import StopFlag
 
 log = logging.getLogger("engine")
 
@@ -54,7 +55,7 @@ class Control:
     """What a running command may ask of whoever serves it (here: nobody)."""
 
     def __init__(self) -> None:
-        self.stop = core.StopFlag()
+        self.stop = StopFlag()
         self._lines: Optional[list[str]] = None
 
     def stop_on_input(self) -> None:
@@ -127,7 +128,7 @@ class LineReader:
                 self.eof = True
 
 
-class SessionStop(core.StopFlag):
+class SessionStop(StopFlag):
     """The session's stop flag.  The core and perft count their stoppable calls in
     ``running``; while it is above zero the session reads input ahead (Session.watch)."""
 

@@ -9,6 +9,7 @@ from engine import core
 from engine.rules import perft
 from engine.search import progress
 from engine.server import format_info
+from engine.stop_flag import StopFlag
 
 pytestmark = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")
 
@@ -166,7 +167,7 @@ def test_node_limit_and_stop_flag_still_give_a_move():
     legal = [tuple(m) for m in g.legal_moves()]
     res = core.search("dvonn", *args(g), nodes=5000, hash_mb=4)
     assert res.moves[0] in legal
-    stop = core.StopFlag()
+    stop = StopFlag()
     stop.set()
     res = core.search("dvonn", *args(g), stop=stop, hash_mb=4)
     assert res.moves[0] in legal and res.depth >= 1
@@ -179,7 +180,7 @@ def test_stop_from_another_thread_ends_an_unlimited_search():
     rng = random.Random(10)
     for _ in range(50):
         g.push(rng.choice(g.legal_moves()))
-    stop = core.StopFlag()
+    stop = StopFlag()
     out = []
     worker = threading.Thread(target=lambda: out.append(
         core.search("dvonn", *args(g), stop=stop, hash_mb=4, on_iteration=lambda it: it.depth >= 3 and stop.set())))
