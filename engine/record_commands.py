@@ -9,10 +9,15 @@ therefore cannot be written, a setposition of a start layout can.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .arguments import CommandError, arity, whole_number
 from .bounded_read import InputError, read_bytes
+from .commands import command
 from .rules import COLOUR_NAMES
-from .server import Server, command
+
+if TYPE_CHECKING:
+    from .server import Server
 
 MAX_RECORD_BYTES = 4 << 20  # the longest real record is a few kilobytes
 

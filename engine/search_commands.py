@@ -6,9 +6,14 @@ tables engine.evaluation's; these handlers read arguments and format replies.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import analysis, core, evaluation
 from .arguments import CommandError, arity, colour, whole_number
-from .server import Server, command
+from .commands import command
+
+if TYPE_CHECKING:
+    from .server import Server
 
 
 @command("option")

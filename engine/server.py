@@ -11,11 +11,12 @@ from __future__ import annotations
 import logging
 import sys
 import time
-from typing import Callable, Optional, TextIO
+from typing import Optional, TextIO
 
-from . import ENGINE_NAME, __version__, book, core, gtp
+from . import ENGINE_NAME, __version__, book, core, gtp, record_commands, search_commands  # noqa: F401 - importing them registers their commands
 from .arguments import CommandError, arity, colour, whole_number
 from .clock import Clock
+from .commands import COMMANDS, command
 from .games import DEFAULT_GAME, GAMES
 from .ponder import Ponder
 from .rules import COLOUR_NAMES, BadPosition, IllegalMove, UnreadableMove
@@ -26,17 +27,6 @@ from .splitmix64 import MASK64
 log = logging.getLogger("engine")
 
 __all__ = ["COMMANDS", "CommandError", "Quit", "Server", "command", "main_loop"]
-
-
-Handler = Callable[["Server", list[str]], str]
-COMMANDS: dict[str, Handler] = {}
-
-
-def command(name: str):
-    def register(handler: Handler) -> Handler:
-        COMMANDS[name] = handler
-        return handler
-    return register
 
 
 def format_info(p: Progress) -> str:
@@ -454,7 +444,6 @@ def cmd_gogui_analyze_commands(server: Server, args: list[str]) -> str:
                      if text.split()[0] in COMMANDS)
 
 
-from . import record_commands, search_commands  # noqa: E402,F401 - they register their commands
 
 
 def main_loop(seed: int = 0, stdin=None, stdout: Optional[TextIO] = None) -> None:
