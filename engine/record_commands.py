@@ -26,15 +26,13 @@ def _record_source(server: Server):
     """(opening layout or None, moves in our notation) of the current game; CommandError
     if the game does not go back to a starting position."""
     game = server.game
-    moves = [move for move, _ in game.history]
-    for _ in moves:  # back to the first position, then forward again
-        game.pop()
-    start_ok = game.is_start_position()
-    opening = game.record_opening() if start_ok else None
     texts = []
-    for move in moves:
-        texts.append(game.move_text(move))
-        game.push(move)
+    with game.back_to_start() as moves:
+        start_ok = game.is_start_position()
+        opening = game.record_opening() if start_ok else None
+        for move in moves:
+            texts.append(game.move_text(move))
+            game.push(move)
     if not start_ok:
         raise CommandError("printrecord needs a game from its start (newgame, loadrecord, or "
                            "setposition of a starting layout); this one was set up in mid-game")
@@ -63,9 +61,8 @@ def cmd_loadrecord(server: Server, args: list[str]) -> str:
     except records.RecordError as e:
         raise CommandError(f"bad record: {e}") from None
     played = len(record.moves) if upto is None else upto
-    game.record_header = record  # names and resignation, for printrecord
-    game.record_length = played
-    server.set_game(game, (record.game, None))  # as after setposition: clear_board starts afresh
+    # as after setposition: clear_board starts afresh
+    server.set_game(game, (record.game, None), record_header=record, record_length=played)
     reply = f"{played} move{'s' if played != 1 else ''}"
     if record.resigned_by is not None and played == len(record.moves):
         reply += f"; {COLOUR_NAMES['wb'.index(record.resigned_by)].capitalize()} resigned"
@@ -81,12 +78,11 @@ def cmd_printrecord(server: Server, args: list[str]) -> str:
     opening, moves = _record_source(server)
     game = server.game
     record = records.GameRecord(game=game.name, moves=moves, opening=opening)
-    header = getattr(game, "record_header", None)
+    header = server.record_header
     if header is not None:
         record.white, record.black, record.event, record.date = (
             header.white, header.black, header.event, header.date)
-        if header.resigned_by is not None and game.ply == getattr(game, "record_length", -1) \
-                == len(header.moves):
+        if header.resigned_by is not None and game.ply == server.record_length == len(header.moves):
             record.resigned_by = header.resigned_by
     try:
         return records.write_littlegolem(record)

@@ -1,6 +1,7 @@
 """What both games' rules modules share: errors, colours, the undo stack."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import Any, ClassVar, Generic, Hashable, Iterator, Optional, TypeVar
 
 WHITE, BLACK = 0, 1
@@ -229,6 +230,21 @@ class GameBase(Generic[M]):
         move, undo = self.history.pop()
         self._revert(move, undo)
         return move
+
+    @contextmanager
+    def back_to_start(self) -> Iterator[list[M]]:
+        """The game at its first position, with the moves played since, in order: the caller
+        walks forward by pushing them, each seen from its own position (as its text must be);
+        those not pushed again when the caller leaves, on an error too, are pushed then, so the
+        game ends as it was."""
+        moves = [move for move, _ in self.history]
+        for _ in moves:
+            self.pop()
+        try:
+            yield moves
+        finally:
+            while self.ply < len(moves):
+                self.push(moves[self.ply])
 
     def play_text(self, text: str) -> M:
         """Parse, check and play one move given in text; return it as played."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import sys
 import time
-from typing import Optional, TextIO
+from typing import TYPE_CHECKING, Optional, TextIO
 
 from . import ENGINE_NAME, __version__, book, core, gtp, record_commands, search_commands  # noqa: F401 - importing them registers their commands
 from .arguments import CommandError, arity, colour, whole_number
@@ -23,6 +23,9 @@ from .rules import COLOUR_NAMES, BadPosition, IllegalMove, UnreadableMove
 from .search import Options, Progress, Thought, Watch, think
 from .session import Control, Quit, Session
 from .splitmix64 import MASK64
+
+if TYPE_CHECKING:
+    from .records import GameRecord
 
 log = logging.getLogger("engine")
 
@@ -65,6 +68,9 @@ class Server:
         self.clock = Clock()
         self.setup: tuple[str, Optional[int]] = (DEFAULT_GAME, None)  # game, opening seed
         self.game = GAMES[DEFAULT_GAME].start()
+        # a loaded record's names and resignation, and its moves played, for printrecord
+        self.record_header: Optional["GameRecord"] = None
+        self.record_length = 0
         self.control = Control()  # a Session replaces it while serving
         self.ponder = Ponder()
 
@@ -85,10 +91,13 @@ class Server:
     def new_game(self, name: str, opening_seed: Optional[int]) -> None:
         self.set_game(GAMES[name].start(opening_seed), (name, opening_seed))
 
-    def set_game(self, game, setup: tuple[str, Optional[int]]) -> None:
-        """Replace the game; `setup` is what clear_board starts afresh.  The hash
-        table is cleared (a new game's search repeats exactly) unless keephash is on."""
+    def set_game(self, game, setup: tuple[str, Optional[int]], record_header: Optional["GameRecord"] = None,
+                 record_length: int = 0) -> None:
+        """Replace the game; `setup` is what clear_board starts afresh; `record_header` the
+        record it was loaded from (None: not loaded).  The hash table is cleared (a new game's
+        search repeats exactly) unless keephash is on."""
         self.game, self.setup = game, setup
+        self.record_header, self.record_length = record_header, record_length
         if self.options.keephash == "off" and core.AVAILABLE:
             core.clear_hash()
 
@@ -330,13 +339,11 @@ def cmd_move_history(server: Server, args: list[str]) -> str:
     """GNU Go's move_history: the moves since the game's start, newest first, with the mover."""
     arity(args, 0, usage="move_history")
     game = server.game
-    moves = [move for move, _ in game.history]
-    for _ in moves:  # move texts and movers are those of each move's own position
-        game.pop()
     lines = []
-    for move in moves:
-        lines.append(f"{COLOUR_NAMES[game.side]} {game.move_text(move)}")
-        game.push(move)
+    with game.back_to_start() as moves:  # each move's text and mover as of its own position
+        for move in moves:
+            lines.append(f"{COLOUR_NAMES[game.side]} {game.move_text(move)}")
+            game.push(move)
     return "\n".join(reversed(lines))
 
 

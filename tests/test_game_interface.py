@@ -81,3 +81,19 @@ def test_the_hash_table_is_cleared_for_each_new_game_unless_kept(engine):
 def test_option_lists_keephash(engine):
     assert "keephash off choice off|on" in engine.ok("option").split("\n")
     assert engine.error("option keephash maybe") == "bad value 'maybe' for keephash: one of off, on"
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_back_to_start_walks_the_moves_and_leaves_the_game_as_it_was(name):
+    game = GAMES[name].start()
+    for _ in range(6):
+        game.push(game.legal_moves()[0])
+    before = game.position()
+    with game.back_to_start() as moves:
+        assert game.ply == 0 and len(moves) == 6 and game.is_start_position()
+        game.push(moves[0])
+    assert game.position() == before and game.ply == 6  # the rest pushed again
+    with pytest.raises(RuntimeError):
+        with game.back_to_start() as moves:
+            raise RuntimeError("a caller's error")
+    assert game.position() == before
