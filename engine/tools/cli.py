@@ -8,7 +8,7 @@ import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterator, NoReturn, Optional, Sequence
 
 from engine.client import EngineError, EngineProcess
 
@@ -20,7 +20,7 @@ class ToolError(Exception):
 class ArgumentParser(argparse.ArgumentParser):
     """argparse, with a usage error in one line (no usage block) and exit status 2."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         message = " ".join(message.split())
         self.exit(2, f"{self.prog}: {message} (see --help)\n")
 
