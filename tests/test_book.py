@@ -10,9 +10,10 @@ import pytest
 from conftest import REPO
 
 from engine import book, core
-from engine.dvonn import POINTS, DvonnGame
 from engine.games import GAMES
-from engine.hexgrid import DVONN_BOARD, TZAAR_BOARD
+from engine.games.dvonn.board import DVONN_BOARD
+from engine.games.dvonn.rules import POINTS, DvonnGame
+from engine.games.tzaar.board import TZAAR_BOARD
 
 SYMMETRIES = DvonnGame.symmetries
 

@@ -5,7 +5,7 @@ Every other records module builds on this one; it imports nothing from them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 LITTLEGOLEM_SITE = "www.littlegolem.net"
 LITTLEGOLEM_SGF_SOURCE = "https://www.littlegolem.net"
@@ -32,6 +32,24 @@ class RecordError(ValueError):
         super().__init__(message)
         self.move_number = move_number
         self.action = action
+
+
+@dataclass(frozen=True)
+class RecordFormat:
+    """One record format a game reads and writes (a game's GameSpec lists its own)."""
+    source: str        # the SOURCE_* name records of it carry
+    name: str          # "LittleGolem TZAAR": in messages
+    sgf: bool          # an SGF format (detected from the parsed nodes) or plain text
+    detect: Callable[[str, Optional[list[Any]]], bool]  # (text, SGF nodes or None): is it one?
+    read: Callable[[str, Optional[list[Any]]], "GameRecord"]  # (text, SGF nodes or None)
+    write: Callable[["GameRecord", Optional[Sequence[str]]], str]  # (record, comments)
+    comments: bool     # can it carry a comment per move
+    suffix: str = ".sgf"  # a file of it ends so
+    hint: str = ""     # a text format: what its start looks like, for the message on no match
+
+    @property
+    def title(self) -> str:
+        return f"{self.name} {'SGF' if self.sgf else 'text'}"
 
 
 @dataclass

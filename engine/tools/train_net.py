@@ -243,7 +243,7 @@ def run(argv=None) -> int:
     from scipy.special import expit
 
     from engine import core
-    from engine.dvonn import BOARD
+    from engine.games.dvonn.rules import BOARD
     if not core.AVAILABLE:
         print(f"train_net: the compiled core is unavailable: {core.UNAVAILABLE_REASON}", file=sys.stderr)
         return 1

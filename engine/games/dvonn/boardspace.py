@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Sequence, Union
 
-from .base import (
+from ...records.base import (
     SIDES,
     SOURCE_BOARDSPACE,
     GameRecord,
@@ -16,8 +16,8 @@ from .base import (
     require_game,
     side_name,
 )
-from .dvonn_notation import dvonn_mover, dvonn_point, dvonn_to_boardspace
-from .sgf import SgfNode, parse_sgf, sgf_comment, sgf_escape
+from ...records.sgf import SgfNode, parse_sgf, sgf_comment, sgf_escape
+from .notation import dvonn_mover, dvonn_point, dvonn_to_boardspace
 
 _RACK = "rack"   # the source of a piece picked from a player's rack (a placement)
 

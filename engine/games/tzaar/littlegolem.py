@@ -3,9 +3,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence, Union
 
-from ..rules import IllegalMove
-from ..tzaar import TzaarGame
-from .base import (
+from ...records.base import (
     LITTLEGOLEM_SGF_SOURCE,
     SIDES,
     SOURCE_LITTLEGOLEM_TZAAR,
@@ -17,13 +15,15 @@ from .base import (
     require_game,
     side_name,
 )
-from .sgf import SgfNode, parse_sgf, sgf_comment, sgf_escape
-from .tzaar_notation import (
+from ...records.sgf import SgfNode, parse_sgf, sgf_comment, sgf_escape
+from ...rules import IllegalMove
+from .notation import (
     littlegolem_turn,
     tzaar_opening_from_pos,
     tzaar_opening_to_pos,
     tzaar_to_littlegolem,
 )
+from .rules import TzaarGame
 
 
 def read_littlegolem_tzaar(data: Union[str, bytes], nodes: Optional[list[SgfNode]] = None) -> GameRecord:
@@ -93,7 +93,6 @@ def write_littlegolem_tzaar(record: GameRecord, comments: Optional[Sequence[str]
     return "(;" + head + "".join(";" + n for n in nodes) + ")"
 
 
-write = write_littlegolem_tzaar
 
 
 def source_notation(record: GameRecord, move: str) -> str:

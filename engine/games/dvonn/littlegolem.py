@@ -4,8 +4,7 @@ from __future__ import annotations
 import re
 from typing import Union
 
-from ..hexgrid import DVONN_BOARD
-from .base import (
+from ...records.base import (
     LITTLEGOLEM_SITE,
     SIDES,
     SOURCE_BOARDSPACE,
@@ -18,7 +17,8 @@ from .base import (
     quote,
     require_game,
 )
-from .dvonn_notation import (
+from .board import DVONN_BOARD
+from .notation import (
     DVONN_POINTS,
     dvonn_canonical,
     dvonn_from_littlegolem,
@@ -150,7 +150,6 @@ def _littlegolem_tags(record: GameRecord) -> list[str]:
     return out
 
 
-write = write_littlegolem_dvonn
 
 
 def source_notation(record: GameRecord, move: str) -> str:
