@@ -9,6 +9,7 @@ testing which game it is.  Another package can register a game too: its import c
 from __future__ import annotations
 
 import importlib
+import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
@@ -71,12 +72,14 @@ def spec(name: str) -> GameSpec:
     return SPECS[name]
 
 
-def load_module(module: str) -> None:
-    """Import a module whose import registers games; ImportError with a one-line message."""
-    try:
-        importlib.import_module(module)
-    except ImportError as e:
-        raise ImportError(f"cannot import game module {module!r}: {e}") from None
+def load_module(module: str) -> list[str]:
+    """Import a module whose import registers games; the names it added (ValueError if none)."""
+    known, before = module in sys.modules, set(SPECS)
+    importlib.import_module(module)
+    added = [name for name in SPECS if name not in before]
+    if not added and not known:
+        raise ValueError(f"importing {module} registered no game")
+    return added
 
 
 BUILT_IN = ("dvonn", "tzaar")  # the packages under engine/games/, the first the default game
