@@ -10,6 +10,7 @@ import pytest
 
 from engine import records
 from engine.games.dvonn import notation as dvonn_notation
+from engine.games.dvonn.boardspace import SOURCE_BOARDSPACE
 from engine.games.tzaar import notation as tzaar_notation
 from engine.games.tzaar.openings import random_opening
 from engine.games.tzaar.rules import TzaarGame
@@ -41,7 +42,7 @@ def boardspace(moves: list[str]) -> str:
 def check_legal(record: records.GameRecord, move: str) -> None:
     game = records.replay(record)
     if record.game == "dvonn":
-        ours = dvonn_notation.dvonn_from_boardspace(move) if record.source == records.SOURCE_BOARDSPACE \
+        ours = dvonn_notation.dvonn_from_boardspace(move) if record.source == SOURCE_BOARDSPACE \
             else dvonn_notation.dvonn_from_littlegolem(move)
     else:
         ours = tzaar_notation.tzaar_from_littlegolem(move, game.cells, game.side)

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.games.dvonn.board import DVONN_BOARD
-from engine.games.dvonn.boardspace import read_boardspace_dvonn
-from engine.games.dvonn.littlegolem import read_littlegolem_dvonn, write_littlegolem_dvonn
+from engine.games.dvonn.boardspace import SOURCE_BOARDSPACE, read_boardspace_dvonn
+from engine.games.dvonn.littlegolem import SOURCE_LITTLEGOLEM_DVONN, read_littlegolem_dvonn, write_littlegolem_dvonn
 from engine.games.dvonn.notation import (
     dvonn_from_boardspace,
     dvonn_from_littlegolem,
@@ -26,7 +26,7 @@ from engine.games.dvonn.notation import (
 )
 from engine.games.dvonn.rules import DvonnGame
 from engine.games.tzaar.board import TZAAR_BOARD
-from engine.games.tzaar.littlegolem import read_littlegolem_tzaar, write_littlegolem_tzaar
+from engine.games.tzaar.littlegolem import SOURCE_LITTLEGOLEM_TZAAR, read_littlegolem_tzaar, write_littlegolem_tzaar
 from engine.games.tzaar.notation import (
     tzaar_from_littlegolem,
     tzaar_point_from_littlegolem,
@@ -36,9 +36,6 @@ from engine.games.tzaar.notation import (
 from engine.games.tzaar.openings import STOCK, random_opening
 from engine.games.tzaar.rules import TzaarGame
 from engine.records import (
-    SOURCE_BOARDSPACE,
-    SOURCE_LITTLEGOLEM_DVONN,
-    SOURCE_LITTLEGOLEM_TZAAR,
     GameRecord,
     RecordError,
     decode_text,

@@ -1,7 +1,7 @@
 """The games the engine plays: one GameSpec per game, registered once.
 
 A game is its folder engine/games/<game>/ (rules, board, core codec, record
-formats), whose package registers its spec here, plus one name in BUILT_IN.  Everything else
+formats, GUI drawing data), whose package registers its spec here, plus one name in BUILT_IN.  Everything else
 (server, search, core bindings, records, review, GUI, tools) asks the registry instead of
 testing which game it is.  Another package can register a game too: its import calls
 ``register`` (the engine's ``--game-module``).  docs/adding-a-game.md walks through it.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Callable, Optional
 
 from ..rules import GameBase
@@ -33,6 +33,28 @@ class CoreCodec:
     extra: Callable[[str], int] = _no_extra          # the per-point extra byte of a stack
 
 
+@dataclass(frozen=True)
+class PieceLook:
+    """How the web GUI draws a piece letter: colours, the words a legend and a screen reader
+    use, and the symbol that tells kinds of one colour apart by shape."""
+    fill: str
+    ink: str                    # the height number and the symbol
+    colour: str                 # "white", "black", "red": what the piece is called and whose it is
+    kind: str = ""              # "Tzarra": the piece's kind, "" where colour says it all
+    symbol: str = ""            # "", "dot" or "ring-dot"
+
+
+@dataclass(frozen=True)
+class GuiData:
+    """What the web GUI draws for a game, sent to the page with every state (engine/gui)."""
+    pieces: dict[str, PieceLook]  # piece letter (protocol.md showboard) -> its look
+    notes: str                  # the legend's words for the marks on the board
+
+    def to_json(self) -> dict:
+        return {"pieces": {letter: asdict(look) for letter, look in self.pieces.items()},
+                "notes": self.notes}
+
+
 @dataclass
 class GameSpec:
     """Everything the engine knows about one game besides its rules."""
@@ -41,6 +63,7 @@ class GameSpec:
     record_formats: tuple[Any, ...] = ()  # engine/records/base.py RecordFormat, detection order
     write_littlegolem: Optional[Callable[[Any], str]] = None  # the record in LittleGolem's format
     source_notation: Optional[Callable[[Any, str], str]] = None  # a move as the record's source writes it
+    gui: Optional[GuiData] = None  # None: the GUI draws grey pieces with their letters
 
     @property
     def name(self) -> str:

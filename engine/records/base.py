@@ -10,10 +10,6 @@ from typing import Any, Callable, Optional, Sequence, Union
 LITTLEGOLEM_SITE = "www.littlegolem.net"
 LITTLEGOLEM_SGF_SOURCE = "https://www.littlegolem.net"
 
-SOURCE_BOARDSPACE = "boardspace-sgf"
-SOURCE_LITTLEGOLEM_DVONN = "littlegolem-dvonn"
-SOURCE_LITTLEGOLEM_TZAAR = "littlegolem-tzaar"
-
 SIDES = ("w", "b")
 
 # What a LittleGolem record can carry; GameRecord.same_game compares these.
@@ -37,7 +33,7 @@ class RecordError(ValueError):
 @dataclass(frozen=True)
 class RecordFormat:
     """One record format a game reads and writes (a game's GameSpec lists its own)."""
-    source: str        # the SOURCE_* name records of it carry
+    source: str        # GameRecord.source of records of it ("littlegolem-tzaar")
     name: str          # "LittleGolem TZAAR": in messages
     sgf: bool          # an SGF format (detected from the parsed nodes) or plain text
     detect: Callable[[str, Optional[list[Any]]], bool]  # (text, SGF nodes or None): is it one?
@@ -69,7 +65,7 @@ class GameRecord:
     black: Optional[str] = None
     opening: Optional[list[str]] = None
     resigned_by: Optional[str] = None           # 'w' | 'b' | None
-    source: str = ""                            # one of the SOURCE_* names
+    source: str = ""                            # its format: a RecordFormat.source
     date: Optional[str] = None
     event: Optional[str] = None
     result_text: Optional[str] = None           # free text as saved (Boardspace RE)

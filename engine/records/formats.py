@@ -42,7 +42,7 @@ def _detect(text: str) -> tuple[RecordFormat, Optional[list[SgfNode]]]:
 
 
 def detect_format(text: str) -> str:
-    """SOURCE_* name of a record's format, from its text."""
+    """The source name (RecordFormat.source) of a record's format, from its text."""
     return _detect(text)[0].source
 
 
@@ -89,7 +89,7 @@ def write_littlegolem(record: GameRecord) -> str:
 
 
 def writes_comments(source: str) -> bool:
-    """Whether records of this format (a SOURCE_* name) can carry comments."""
+    """Whether records of this format (a RecordFormat.source) can carry comments."""
     fmt = _format(source)
     return fmt is not None and fmt.comments
 

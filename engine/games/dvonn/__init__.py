@@ -1,11 +1,18 @@
 """DVONN: its rules, board, core codec and record formats, registered as one GameSpec."""
 from __future__ import annotations
 
-from ...records.base import SOURCE_BOARDSPACE, SOURCE_LITTLEGOLEM_DVONN, RecordFormat
+from ...records.base import RecordFormat
 from .. import GameSpec, register
-from .boardspace import boardspace_player, read_boardspace_dvonn, write_boardspace_dvonn
+from .boardspace import SOURCE_BOARDSPACE, boardspace_player, read_boardspace_dvonn, write_boardspace_dvonn
 from .codec import CODEC
-from .littlegolem import _read_tags, read_littlegolem_dvonn, source_notation, write_littlegolem_dvonn
+from .gui import GUI
+from .littlegolem import (
+    SOURCE_LITTLEGOLEM_DVONN,
+    _read_tags,
+    read_littlegolem_dvonn,
+    source_notation,
+    write_littlegolem_dvonn,
+)
 from .rules import DvonnGame
 
 
@@ -34,4 +41,4 @@ LITTLEGOLEM = RecordFormat(  # LittleGolem's DVONN text has no comment syntax
     suffix=".txt", hint="LittleGolem 'Event [..] ... 1.'")
 
 SPEC = register(GameSpec(rules=DvonnGame, core=CODEC, record_formats=(BOARDSPACE, LITTLEGOLEM),
-                         write_littlegolem=write_littlegolem_dvonn, source_notation=source_notation))
+                         write_littlegolem=write_littlegolem_dvonn, source_notation=source_notation, gui=GUI))

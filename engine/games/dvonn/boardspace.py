@@ -7,7 +7,6 @@ from typing import Optional, Sequence, Union
 
 from ...records.base import (
     SIDES,
-    SOURCE_BOARDSPACE,
     GameRecord,
     RecordError,
     clip,
@@ -19,6 +18,7 @@ from ...records.base import (
 from ...records.sgf import SgfNode, parse_sgf, sgf_comment, sgf_escape
 from .notation import dvonn_mover, dvonn_point, dvonn_to_boardspace
 
+SOURCE_BOARDSPACE = "boardspace-sgf"  # GameRecord.source of a Boardspace DVONN SGF record
 _RACK = "rack"   # the source of a piece picked from a player's rack (a placement)
 
 

@@ -7,8 +7,6 @@ from typing import Union
 from ...records.base import (
     LITTLEGOLEM_SITE,
     SIDES,
-    SOURCE_BOARDSPACE,
-    SOURCE_LITTLEGOLEM_DVONN,
     GameRecord,
     RecordError,
     check_resigner,
@@ -18,6 +16,7 @@ from ...records.base import (
     require_game,
 )
 from .board import DVONN_BOARD
+from .boardspace import SOURCE_BOARDSPACE
 from .notation import (
     DVONN_POINTS,
     dvonn_canonical,
@@ -27,6 +26,7 @@ from .notation import (
     is_placement,
 )
 
+SOURCE_LITTLEGOLEM_DVONN = "littlegolem-dvonn"  # GameRecord.source of a LittleGolem DVONN text record
 _TAG_START = re.compile(r"\s*([^\W\d_]+)\s*\[")
 MAX_TAGS = 1_000  # LittleGolem writes four
 MAX_MOVES = 10_000  # a DVONN game has at most about 150

@@ -1,10 +1,11 @@
 """TZAAR: its rules, board, openings, core codec and record format, registered as one GameSpec."""
 from __future__ import annotations
 
-from ...records.base import SOURCE_LITTLEGOLEM_TZAAR, RecordFormat
+from ...records.base import RecordFormat
 from .. import GameSpec, register
 from .codec import CODEC
-from .littlegolem import read_littlegolem_tzaar, source_notation, write_littlegolem_tzaar
+from .gui import GUI
+from .littlegolem import SOURCE_LITTLEGOLEM_TZAAR, read_littlegolem_tzaar, source_notation, write_littlegolem_tzaar
 from .rules import TzaarGame
 
 
@@ -19,4 +20,4 @@ LITTLEGOLEM = RecordFormat(
     write=write_littlegolem_tzaar, comments=True)
 
 SPEC = register(GameSpec(rules=TzaarGame, core=CODEC, record_formats=(LITTLEGOLEM,),
-                         write_littlegolem=write_littlegolem_tzaar, source_notation=source_notation))
+                         write_littlegolem=write_littlegolem_tzaar, source_notation=source_notation, gui=GUI))

@@ -6,7 +6,6 @@ from typing import Optional, Sequence, Union
 from ...records.base import (
     LITTLEGOLEM_SGF_SOURCE,
     SIDES,
-    SOURCE_LITTLEGOLEM_TZAAR,
     GameRecord,
     RecordError,
     check_resigner,
@@ -25,6 +24,7 @@ from .notation import (
 )
 from .rules import TzaarGame
 
+SOURCE_LITTLEGOLEM_TZAAR = "littlegolem-tzaar"  # GameRecord.source of a LittleGolem TZAAR SGF record
 
 def read_littlegolem_tzaar(data: Union[str, bytes], nodes: Optional[list[SgfNode]] = None) -> GameRecord:
     """A LittleGolem TZAAR record; turns are replayed to tell captures from stackings."""

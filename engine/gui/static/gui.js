@@ -147,6 +147,7 @@ function render() {
   $("review-view").hidden = true;  // the game itself is shown again
   GipfReview.select(null);
   const game = st.status.game;
+  GipfBoard.setLook(game, st.look);
   const last = st.history.length ? actionsOf(st.history[st.history.length - 1][1]) : [];
   const { targets, sources } = highlights();
   const focused = document.activeElement && document.activeElement.dataset &&
