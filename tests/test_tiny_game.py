@@ -104,3 +104,39 @@ def test_a_game_module_that_cannot_be_loaded_is_a_usage_error():
         assert done.returncode == 2 and done.stdout == ""
         assert done.stderr.strip().splitlines()[-1].startswith(f"gipf-engine: error: --game-module {module}: ")
         assert reason in done.stderr
+
+
+def test_analyze_live_says_the_python_player_answers(tiny):
+    tiny.ok("newgame tinyhex")
+    tiny.send_raw("analyze live\n")
+    tiny.child.expect("info string (.*); bestmove from the Python player\n")
+    assert tiny.child.match.group(1) in ("Tiny Hex has no compiled core",
+                                         f"the compiled core is unavailable: {core.UNAVAILABLE_REASON}")
+    tiny.child.expect("bestmove ([A-C][1-3])\n\n")  # the Python player's move ends it at once
+    assert tiny.child.match.group(1) in tiny.ok("legal_moves").split("\n")
+    assert tiny.ok("name") == "Gipfbot"
+
+
+def test_the_game_names_counter_skips_comments_docstrings_and_the_games_folders(tmp_path):
+    (tmp_path / "engine" / "games" / "dvonn").mkdir(parents=True)
+    (tmp_path / "engine" / "games" / "dvonn" / "rules.py").write_text('NAME = "dvonn"\n')
+    (tmp_path / "engine" / "tools").mkdir()
+    (tmp_path / "engine" / "server.py").write_text(
+        '"""DVONN in a docstring."""\n# TZAAR in a comment\nGAME = "dvonn"  # counted\n'
+        'def f():\n    """tzaar again"""\n    return "Tzaar"\n')
+    (tmp_path / "engine" / "tools" / "match.py").write_text('DEFAULT = "tzaar"\n')
+    (tmp_path / "engine" / "tools" / "codecup.py").write_text('GAME = "dvonn"\n')
+    (tmp_path / "engine" / "gui" / "static").mkdir(parents=True)
+    (tmp_path / "engine" / "gui" / "static" / "board.js").write_text(
+        '// dvonn\nconst a = "tzaar"; /* dvonn\n dvonn */ const b = 1;\n')
+    done = subprocess.run([sys.executable, str(REPO / "scripts" / "game_names"), "--root", str(tmp_path),
+                           "--list"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[:4] == ['engine/gui/static/board.js:2: const a = "tzaar"; /* dvonn',
+                         'engine/server.py:3: GAME = "dvonn"  # counted',
+                         'engine/server.py:6: return "Tzaar"',
+                         "3 code lines outside the games' folders and the tools: "
+                         "engine/server.py 2, engine/gui/static/board.js 1"]
+    assert "1 code lines in the other tools: engine/tools/match.py 1" in lines
+    assert "1 code lines in the one-game tools: engine/tools/codecup.py 1" in lines

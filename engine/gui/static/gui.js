@@ -427,7 +427,7 @@ function connect() {
 
 // --- controls ---------------------------------------------------------------------------------
 function wire() {
-  $("game").addEventListener("change", () => { $("seed-label").hidden = $("game").value !== "tzaar-random"; });
+  $("game").addEventListener("change", () => { $("seed-label").hidden = !$("game").value.endsWith("-random"); });
   $("newgame").addEventListener("click", () => {
     const [game, opening] = $("game").value.split("-");
     const request = { type: "newgame", game };
