@@ -541,6 +541,8 @@ def test_the_state_says_how_its_game_is_drawn_as_the_registry_has_it(client):
         state = receive_until(ws, "state")
         assert state["look"] == SPECS["dvonn"].gui.to_json()
         assert state["look"]["pieces"]["R"]["colour"] == "red"
+        assert state["games"] == [{"name": "dvonn", "title": "DVONN", "openings": False},
+                                  {"name": "tzaar", "title": "TZAAR", "openings": True}]
         ws.send_json({"type": "newgame", "game": "tzaar", "opening": "fixed"})
         state = receive_until(ws, "state", lambda m: m["status"]["game"] == "tzaar")
         assert state["look"]["pieces"]["b"] == {"fill": "#f7f2e4", "ink": "#2b2b2b", "colour": "white",

@@ -150,6 +150,12 @@ def _edge_labels(points: list[Point]) -> list[dict]:
     return labels
 
 
+def game_choices() -> list[dict]:
+    """The games of the registry as the page's game selector offers them."""
+    from ..games import GAMES
+    return [{"name": name, "title": cls.title, "openings": cls.has_openings} for name, cls in GAMES.items()]
+
+
 def game_look(game: str) -> dict | None:
     """How the page draws a game's pieces and what its legend says (the game's GameSpec.gui);
     None for a game without that data (the page draws plain pieces with their letters)."""

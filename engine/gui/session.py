@@ -19,7 +19,7 @@ from ..client import AsyncEngineProcess as EngineProcess
 from ..client import EngineDied
 from ..client import EngineRefused as EngineError
 from ..games import DEFAULT_GAME, GAMES
-from .board import game_look, parse_showboard
+from .board import game_choices, game_look, parse_showboard
 from .review_job import ReviewJob
 
 log = logging.getLogger("engine.gui")
@@ -453,7 +453,7 @@ class Session:
         score = await ask("score")
         self.send({
             "type": "state", "status": self.status, "board": board.to_json(), "legal": self.legal,
-            "look": game_look(self.status.get("game", "")),
+            "look": game_look(self.status.get("game", "")), "games": game_choices(),
             "history": self.history, "position": self.position, "score": score,
             "players": self.players, "time": self.time, "analysis": self.analysis,
             "paused": self.paused and self.engine_to_move_ignoring_pause(),
