@@ -84,7 +84,6 @@ class GameBase(Generic[M]):
     title: ClassVar[str] = ""           # the game's name in messages ("DVONN")
     has_openings: ClassVar[bool] = False  # newgame <name> [fixed | random <seed>]
     result_margin: ClassVar[bool] = False  # a result has a margin (W+12), not only won/lost
-    book_file: ClassVar[Optional[str]] = None  # its opening book in engine/data (None: no book)
     symmetries: ClassVar[tuple[tuple[int, ...], ...]] = ()  # point maps that keep the rules
 
     # --- state every game keeps ------------------------------------------------
@@ -188,7 +187,7 @@ class GameBase(Generic[M]):
         """One decoded core action (a PV entry) as text."""
         return self._core_codec().action_text(self, action)
 
-    # opening book (engine/book.py): only for a game with a book_file
+    # opening book (engine/book.py): only for a game whose GameSpec names a book_file
     def book_key(self, perm: tuple[int, ...]) -> Optional[str]:
         """This position seen through the point map `perm` (one of `symmetries`) as a book
         key; None where the book has nothing (past the phase it covers)."""

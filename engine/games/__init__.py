@@ -64,6 +64,7 @@ class GameSpec:
     write_littlegolem: Optional[Callable[[Any], str]] = None  # the record in LittleGolem's format
     source_notation: Optional[Callable[[Any, str], str]] = None  # a move as the record's source writes it
     gui: Optional[GuiData] = None  # None: the GUI draws grey pieces with their letters
+    book_file: Optional[str] = None  # its opening book in engine/data (engine/book.py); None: no book
 
     @property
     def name(self) -> str:

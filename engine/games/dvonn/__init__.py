@@ -41,4 +41,5 @@ LITTLEGOLEM = RecordFormat(  # LittleGolem's DVONN text has no comment syntax
     suffix=".txt", hint="LittleGolem 'Event [..] ... 1.'")
 
 SPEC = register(GameSpec(rules=DvonnGame, core=CODEC, record_formats=(BOARDSPACE, LITTLEGOLEM),
-                         write_littlegolem=write_littlegolem_dvonn, source_notation=source_notation, gui=GUI))
+                         write_littlegolem=write_littlegolem_dvonn, source_notation=source_notation, gui=GUI,
+                         book_file="dvonn-book.txt"))  # the first placements (scripts/book)

@@ -72,7 +72,6 @@ class DvonnGame(GameBase[Move]):
     name = "dvonn"
     title = "DVONN"
     result_margin = True                # the height difference
-    book_file = "dvonn-book.txt"        # the first placements (engine/book.py, scripts/book)
     symmetries = BOARD.symmetries       # the 180° rotation and the two mirror axes
 
     def __init__(self) -> None:
