@@ -1,9 +1,9 @@
 """The games the engine plays: one GameSpec per game, registered once.
 
-A game is its folder engine/games/<game>/ (rules, board, core codec, record
-formats, GUI drawing data), whose package registers its spec here, plus one name in BUILT_IN.  Everything else
-(server, search, core bindings, records, review, GUI, tools) asks the registry instead of
-testing which game it is.  Another package can register a game too: its import calls
+A game is its folder engine/games/<game>/ (rules, board, core codec, record formats, GUI
+drawing data, opening book name), whose package registers its spec here, plus one name in
+BUILT_IN.  Everything else (server, search, core bindings, records, review, GUI, tools) asks
+the registry instead of testing which game it is.  Another package can register a game too: its import calls
 ``register`` (the engine's ``--game-module``).  docs/adding-a-game.md walks through it.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""DVONN: its rules, board, core codec and record formats, registered as one GameSpec."""
+"""DVONN: its rules, board, core codec, record formats, GUI data and book, registered as one GameSpec."""
 from __future__ import annotations
 
 from ...records.base import RecordFormat

@@ -1,4 +1,4 @@
-"""TZAAR: its rules, board, openings, core codec and record format, registered as one GameSpec."""
+"""TZAAR: its rules, board, openings, core codec, record format and GUI data, registered as one GameSpec."""
 from __future__ import annotations
 
 from ...records.base import RecordFormat
