@@ -18,6 +18,16 @@ def seed_value(text: str) -> int:
         raise argparse.ArgumentTypeError(f"a whole number from 0 to {MASK64}") from None
 
 
+def load_game_module(module: str) -> str:
+    """Import a module that registers games; '' or why it could not."""
+    from .games import load_module
+    try:
+        load_module(module)
+    except Exception as e:  # noqa: BLE001 - any failure of a module's import is reported, not raised
+        return f"--game-module {module}: {type(e).__name__}: {e}"
+    return ""
+
+
 def _null_stderr():
     """/dev/null as stderr, on descriptor 2 if that is free: otherwise the next file the
     engine opens would get 2 and receive whatever writes to stderr (the C core's too)."""
@@ -41,8 +51,15 @@ def main(argv=None) -> int:
     parser.add_argument("--log-level", default="warning",
                         choices=["debug", "info", "warning", "error"],
                         help="diagnostics on stderr (default warning)")
+    parser.add_argument("--game-module", action="append", default=[], metavar="MODULE",
+                        help="import MODULE first: an importable module whose import registers "
+                             "more games (engine/games register); may be repeated")
     parser.add_argument("--version", action="version", version=f"{ENGINE_NAME} {__version__}")
     args = parser.parse_args(argv)
+    for module in args.game_module:
+        error = load_game_module(module)
+        if error:
+            parser.error(error)
     if sys.stderr is None:  # started with stderr closed: diagnostics go nowhere, never to stdout
         sys.stderr = _null_stderr()
     logging.raiseExceptions = False  # a failing stderr (2>/dev/full) drops log lines quietly

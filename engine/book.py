@@ -1,7 +1,7 @@
 """The opening book (option book, protocol.md 6.1): moves for a game's first moves, built
 from self-play by scripts/book and shipped in engine/data.
 
-A game with a book names its file (GameBase.book_file), the point maps that keep its rules
+A game with a book names its file (its GameSpec.book_file in engine/games), the point maps that keep its rules
 (symmetries) and how a position reads as a key (book_key).  The book stores each position
 once, in its canonical orientation (the smallest key over the symmetries), so positions
 that differ only by a rotation or a mirror pool their games; a stored move is mapped back
@@ -95,15 +95,23 @@ def load(file_name: str) -> dict[str, Entry]:
         return {}
 
 
+def book_file_of(game: str) -> Optional[str]:
+    """The game's book in engine/data, None when it has none (or is not registered)."""
+    from .games import SPECS
+    spec = SPECS.get(game)
+    return spec.book_file if spec is not None else None
+
+
 def lookup(game) -> Optional[tuple[object, Entry]]:
     """The book's move for the current position (rules-checked) and its entry, or None."""
-    if game.book_file is None or game.over:
+    book_file = book_file_of(game.name)
+    if book_file is None or game.over:
         return None
     found = canonical(game)
     if found is None:
         return None
     key, perm = found
-    entry = load(game.book_file).get(key)
+    entry = load(book_file).get(key)
     if entry is None:
         return None
     try:

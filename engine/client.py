@@ -589,7 +589,7 @@ class EngineProcess:
 install_cleanup()  # at import, in the main thread: tools that start engines only in threads
 
 
-# --- CodeCup 2011 DVONN players (notation: engine/records/dvonn_notation.py) ----------
+# --- CodeCup 2011 DVONN players (notation: engine/games/dvonn/notation.py) ----------
 # One move per line; White gets 'Start' first; Black's first line is White's first move;
 # 'Quit' ends the game.
 

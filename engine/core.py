@@ -5,11 +5,11 @@ Import is cheap and never compiles: when the extension is missing or broken,
 raises ``CoreUnavailable``.
 
 Positions are passed as in the rules modules: ``game`` = a name in
-engine/games.py, ``cells`` = one string per point in canonical order (stack
+engine/games, ``cells`` = one string per point in canonical order (stack
 bottom-to-top), ``side`` 0 White / 1 Black, ``phase`` = the game's
-``core_phase`` (TZAAR: 2 is the second action of a turn).  The game class says
-how a stack is encoded (``core_top_codes``, ``core_extra``) and names the move
-kinds (``core_kinds``).  The C constants (the move layout, the limits, the scores) come
+``core_phase`` (TZAAR: 2 is the second action of a turn).  The game's GameSpec.core
+(engine/games CoreCodec) says how a stack is encoded (``top_codes``, ``extra``) and
+names the move kinds (``kinds``).  The C constants (the move layout, the limits, the scores) come
 through cffi from csrc/core/core_api.h, their only copy; without the core they are None.
 
 Moves come back as tuples (kind, from, to): DVONN ('place', -1, to) /
@@ -107,12 +107,14 @@ def core_version() -> str:
     return _ffi.string(_lib.core_version()).decode()
 
 
-def _game_class(game: str):
-    from .games import GAMES
-    cls = GAMES.get(game)
-    if cls is None:
+def _codec(game: str):
+    from .games import SPECS
+    spec = SPECS.get(game)
+    if spec is None:
         raise CoreError(f"no such game: {game!r}")
-    return cls
+    if spec.core is None:
+        raise CoreUnavailable(f"{spec.title} has no compiled core")
+    return spec.core
 
 
 _game_ids: dict[str, int] = {}
@@ -128,7 +130,12 @@ def _game_id(game: str) -> int:
 
 
 def has_game(game: str) -> bool:
-    return AVAILABLE and bool(_lib.core_has_game(_game_id(game)))
+    """The core is built with this game, which its GameSpec lets cross (a spec without a
+    codec plays with the Python player)."""
+    from .games import SPECS
+    spec = SPECS.get(game)
+    return AVAILABLE and spec is not None and spec.core is not None \
+        and bool(_lib.core_has_game(_game_id(game)))
 
 
 def _require(game: Optional[str] = None) -> None:
@@ -140,30 +147,30 @@ def _require(game: Optional[str] = None) -> None:
 
 def _arrays(game: str, cells: Sequence[str]):
     """The per-point height/top/extra arrays of csrc/CONTRACT.md; ValueError if impossible."""
-    cls = _game_class(game)
+    codec = _codec(game)
     n = _lib.core_points(_game_id(game))
     if len(cells) != n:
         raise ValueError(f"{game} needs {n} cells, got {len(cells)}")
     height = _ffi.new("uint8_t[]", n)
     top = _ffi.new("uint8_t[]", n)
     extra = _ffi.new("uint8_t[]", n)
-    codes = cls.core_top_codes
+    codes = codec.top_codes
     for i, stack in enumerate(cells):
         if not stack:
             continue
         code = codes.find(stack[-1])
         if code < 0:
             raise ValueError(f"bad piece {stack[-1]!r} at point {i} for {game}")
-        if len(stack) > 255 or not 0 <= cls.core_extra(stack) <= 255:
+        if len(stack) > 255 or not 0 <= codec.extra(stack) <= 255:
             raise ValueError("stack too tall")
-        height[i], top[i], extra[i] = len(stack), code, cls.core_extra(stack)
+        height[i], top[i], extra[i] = len(stack), code, codec.extra(stack)
     return height, top, extra
 
 
 def decode_move(game: str, raw: int) -> Move:
     """A core move as (kind, from, to), by the layout of csrc/core/core_api.h."""
     _require()
-    kind = _game_class(game).core_kinds[raw >> _KIND_SHIFT]
+    kind = _codec(game).kinds[raw >> _KIND_SHIFT]
     if kind == "pass":
         return ("pass", -1, -1)
     src = raw & _POINT_MASK

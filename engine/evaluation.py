@@ -19,9 +19,11 @@ class WeightsError(ValueError):
     """A weight name, value or file that cannot be used; the message says why."""
 
 
-def _require_core() -> None:
+def _require_core(game: str = "") -> None:
     if not core.AVAILABLE:
         raise WeightsError(f"the compiled core is unavailable: {core.UNAVAILABLE_REASON}")
+    if game and not core.has_game(game):  # a registered game without a core has no weights
+        raise WeightsError(f"{GAMES[game].title} has no compiled core, so no weights")
 
 
 def _number(x: float) -> str:
@@ -53,7 +55,7 @@ def eval_table(game, phase: int) -> str:
 
 def listing(game_name: str) -> str:
     """The game's weights in weights-file form, with defaults and meanings as comments."""
-    _require_core()
+    _require_core(game_name)
     return "\n".join(f"{game_name}.{w.name} {w.value}  # default {w.default}: {w.help}"
                      for w in core.weights(game_name))
 
@@ -64,6 +66,7 @@ def _parse_assignment(name: str, value: str, current_game: str) -> tuple[str, st
         game, short = current_game, name
     if game not in GAMES:
         raise WeightsError(f"unknown game {game!r} in weight name {name!r}")
+    _require_core(game)
     known = {w.name for w in core.weights(game)}
     if short not in known:
         raise WeightsError(f"unknown {game} weight {short!r}; 'weights' lists them")

@@ -1,6 +1,6 @@
-"""Shared hex-grid geometry for both boards.
+"""Hex-grid geometry shared by the games' boards.
 
-Both games live on a hexagonal grid addressed by axial coordinates (x, y).
+The games live on a hexagonal grid addressed by axial coordinates (x, y).
 A board is a fixed set of points; each point gets a dense index 0..N-1 in the
 game's canonical order.  Everything else (neighbours, rays) is precomputed
 once per board, so the rules modules do only table look-ups.
@@ -101,32 +101,3 @@ def make_board(points: Iterable[tuple[int, int, str]],
 
 
 COLUMNS = "ABCDEFGHIJK"
-
-# DVONN: columns A-K (c = 0..10), rows 1-5 (r = 0..4); neighbours (c±1, r),
-# (c, r±1), (c+1, r+1), (c-1, r-1).  Canonical order: row 1 A..I, row 2 A..J,
-# row 3 A..K, row 4 B..K, row 5 C..K (49 points).
-DVONN_DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))
-DVONN_BOARD = make_board(
-    ((c, r, f"{COLUMNS[c]}{r + 1}")
-     for r in range(5) for c in range(max(0, r - 2), min(10, r + 8) + 1)),
-    DVONN_DIRECTIONS)
-
-# TZAAR: columns A-I, x = column - 4 (-4..4); y runs -4..4 with |x+y| <= 4; the
-# number of a point counts up from the lower end of its column.  (0, 0) = E5 is
-# the hole: it is not a point, so rays stop there.  Directions as LittleGolem's
-# axial system: (±1, 0), (0, ±1), (+1, -1), (-1, +1).  Canonical order: column
-# by column A..I, each bottom to top, the hole skipped (60 points).
-TZAAR_DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
-
-
-def _tzaar_points():
-    for x in range(-4, 5):
-        low = max(-4, -4 - x)
-        high = min(4, 4 - x)
-        for y in range(low, high + 1):
-            if (x, y) != (0, 0):
-                yield x, y, f"{COLUMNS[x + 4]}{y - low + 1}"
-
-
-TZAAR_BOARD = make_board(_tzaar_points(), TZAAR_DIRECTIONS)
-TZAAR_HOLE_NAME = "E5"

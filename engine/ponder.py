@@ -45,7 +45,7 @@ class Ponder:
     def start(self, game, options, thought: Thought) -> None:
         """Ponder on the reply `thought` predicts, if the options and the pv allow."""
         self.cancel()
-        if options.ponder != "on" or options.player != "core" or not core.AVAILABLE \
+        if options.ponder != "on" or options.player != "core" or not core.has_game(game.name) \
                 or options.level < levels.FULL:  # a full-strength search: not the level's move
             return
         ours = len(game.move_text(thought.move).split())

@@ -1,4 +1,4 @@
-"""What both games' rules modules share: errors, colours, the undo stack."""
+"""What every game's rules share: errors, colours, the undo stack (engine/games/<game>/rules.py)."""
 from __future__ import annotations
 
 from contextlib import contextmanager
@@ -73,9 +73,9 @@ def split_position(text: str, game: str, phases: tuple[str, str], groups: tuple[
 class GameBase(Generic[M]):
     """One game: python-chess style legal_moves / push / pop over an explicit history.
 
-    Everything the server, the search, the core bindings, the Python player and
-    the records ask of a game is declared here; a game is one subclass of this
-    plus one line in engine/games.py.  Subclasses keep their own state and
+    What the server, the search, the Python player and the book ask of a game's rules;
+    the rest (core codec, record formats, GUI data) is its GameSpec in engine/games.
+    Subclasses keep their own state and
     implement _apply/_revert; the history holds (move, undo record) pairs so pop
     is exact.
     """
@@ -84,11 +84,7 @@ class GameBase(Generic[M]):
     name: ClassVar[str] = ""            # registry key, first word of a position string
     title: ClassVar[str] = ""           # the game's name in messages ("DVONN")
     has_openings: ClassVar[bool] = False  # newgame <name> [fixed | random <seed>]
-    core_top_codes: ClassVar[str] = ""  # the core's piece code k is core_top_codes[k]
-    core_kinds: ClassVar[tuple[str, ...]] = ()  # the core's move kind k is core_kinds[k]
-    record_codec: ClassVar[Optional[str]] = None  # module that writes its records
     result_margin: ClassVar[bool] = False  # a result has a margin (W+12), not only won/lost
-    book_file: ClassVar[Optional[str]] = None  # its opening book in engine/data (None: no book)
     symmetries: ClassVar[tuple[tuple[int, ...], ...]] = ()  # point maps that keep the rules
 
     # --- state every game keeps ------------------------------------------------
@@ -171,25 +167,28 @@ class GameBase(Generic[M]):
         """The layout a record must name (None: the game's standard start)."""
         return None
 
-    # core interface: the arrays and phase code of csrc/CONTRACT.md
+    # the compiled core's view, as the game's GameSpec.core (engine/games) defines it
+    def _core_codec(self):
+        from .games import SPECS
+        codec = SPECS[self.name].core
+        if codec is None:
+            raise ValueError(f"{self.title} has no compiled core")
+        return codec
+
     @property
     def core_phase(self) -> int:
-        raise NotImplementedError
-
-    @classmethod
-    def core_extra(cls, stack: str) -> int:
-        """The per-point extra byte of CONTRACT.md (0 unless the game defines one)."""
-        return 0
+        """The phase code of csrc/CONTRACT.md."""
+        return self._core_codec().phase(self)
 
     def from_core(self, actions: list[tuple[str, int, int]]) -> M:
         """The core's decoded actions for one move (TZAAR: a whole turn) as a move."""
-        raise NotImplementedError
+        return self._core_codec().to_move(self, actions)
 
     def core_action_text(self, action: tuple[str, int, int]) -> str:
         """One decoded core action (a PV entry) as text."""
-        raise NotImplementedError
+        return self._core_codec().action_text(self, action)
 
-    # opening book (engine/book.py): only for a game with a book_file
+    # opening book (engine/book.py): only for a game whose GameSpec names a book_file
     def book_key(self, perm: tuple[int, ...]) -> Optional[str]:
         """This position seen through the point map `perm` (one of `symmetries`) as a book
         key; None where the book has nothing (past the phase it covers)."""

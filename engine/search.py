@@ -136,6 +136,8 @@ def _choose(game, options: Options, clock: Clock, limit_ms: Optional[float],
         return Thought(forced, source="forced")
     if options.player == "random":
         return Thought(random_move(game, options.seed))
+    if options.player == "core" and core.AVAILABLE and not core.has_game(game.name):
+        return Thought(choose_move(game, options.seed), warning=f"{game.title} has no compiled core")
     if options.player == "core" and core.AVAILABLE:
         weaker = watch.play and options.level < levels.FULL
         think = _think_level if weaker else _think_core

@@ -68,17 +68,25 @@ def cmd_time_control(server: Server, args: list[str]) -> str:
     return ""
 
 
+def no_core(game) -> str:
+    """Why the compiled core cannot take this game."""
+    if not core.AVAILABLE:
+        return f"the compiled core is unavailable: {core.UNAVAILABLE_REASON}"
+    return f"{game.title} has no compiled core"
+
+
 @command("perft")
 def cmd_perft(server: Server, args: list[str]) -> str:
     arity(args, 1, 2, usage="perft <depth> [python|core]")
     depth = whole_number(args[0], "depth")
     if depth > 12:
         raise CommandError("depth must be 12 or less")
-    which = args[1].lower() if len(args) == 2 else ("core" if core.AVAILABLE else "python")
+    has_core = core.has_game(server.game.name)
+    which = args[1].lower() if len(args) == 2 else ("core" if has_core else "python")
     if which not in ("python", "core"):
         raise CommandError(f"perft counts with python or core, not {args[1]!r}")
-    if which == "core" and not core.AVAILABLE:
-        raise CommandError(f"the compiled core is unavailable: {core.UNAVAILABLE_REASON}")
+    if which == "core" and not has_core:
+        raise CommandError(no_core(server.game))
     try:
         return str(analysis.perft(server.game, depth, which, server.control.stop))
     except core.Interrupted:
@@ -100,6 +108,8 @@ def cmd_analyze(server: Server, args: list[str]) -> str:
 @command("eval")
 def cmd_eval(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="eval")
+    if core.AVAILABLE and not core.has_game(server.game.name):
+        raise CommandError(no_core(server.game))
     try:
         return evaluation.eval_table(server.game, server.game.core_phase)
     except evaluation.WeightsError as e:

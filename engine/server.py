@@ -1,6 +1,6 @@
 """The protocol server: one small handler per command, one table to find them.
 
-Framing lives in gtp.py; rules in the game modules (engine/games.py lists
+Framing lives in gtp.py; rules in the game modules (engine/games lists
 them), argument parsing in arguments.py.  A handler returns the reply text or
 raises CommandError; no handler changes the game unless the whole command
 succeeds.  Handlers ask the game (engine/rules.py GameBase), never which game

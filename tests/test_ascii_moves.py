@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.dvonn import DvonnGame
-from engine.hexgrid import DVONN_BOARD, TZAAR_BOARD
+from engine.games.dvonn.board import DVONN_BOARD
+from engine.games.dvonn.rules import DvonnGame
+from engine.games.tzaar.board import TZAAR_BOARD
+from engine.games.tzaar.rules import TzaarGame
 from engine.rules import UnreadableMove
-from engine.tzaar import TzaarGame
 
 
 @pytest.mark.parametrize("text", ["ı3", "\u0131" + "3-C3", "C3-ı3"])

@@ -10,9 +10,10 @@ import pytest
 from conftest import REPO
 
 from engine import book, core
-from engine.dvonn import POINTS, DvonnGame
-from engine.games import GAMES
-from engine.hexgrid import DVONN_BOARD, TZAAR_BOARD
+from engine.games import SPECS
+from engine.games.dvonn.board import DVONN_BOARD
+from engine.games.dvonn.rules import POINTS, DvonnGame
+from engine.games.tzaar.board import TZAAR_BOARD
 
 SYMMETRIES = DvonnGame.symmetries
 
@@ -29,7 +30,7 @@ def test_the_dvonn_board_has_exactly_the_rotation_and_the_two_mirrors():
     assert images == [["C5", "F3"], ["I1", "F3"], ["K5", "F3"]]
     for perm in others:
         assert sorted(perm) == list(range(POINTS)) and book.inverse(perm) == perm  # involutions
-    assert len(TZAAR_BOARD.symmetries) == 12 and GAMES["tzaar"].book_file is None
+    assert len(TZAAR_BOARD.symmetries) == 12 and SPECS["tzaar"].book_file is None
 
 
 def mirrored(moves, perm):
@@ -116,7 +117,7 @@ def replayed(key: str) -> DvonnGame:
 
 
 def test_every_shipped_book_move_is_legal_in_its_position():
-    entries = book.load(DvonnGame.book_file)
+    entries = book.load(SPECS["dvonn"].book_file)
     assert "." * POINTS in entries
     for key, entry in entries.items():
         game = replayed(key)
@@ -140,7 +141,7 @@ def session(lines: list[str]) -> tuple[str, str]:
 
 
 def test_genmove_answers_the_book_move_at_once_and_analysis_searches():
-    first = book.load(DvonnGame.book_file)["." * POINTS]
+    first = book.load(SPECS["dvonn"].book_file)["." * POINTS]
     out, err = session(["option nodes 3000", "option book on", "genmove", "undo", "analyze",
                         "option book off", "genmove"])
     replies = out.split("\n\n")

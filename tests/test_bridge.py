@@ -9,8 +9,11 @@ from pathlib import Path
 import pytest
 
 from engine import records
-from engine.openings import random_opening
-from engine.tzaar import TzaarGame
+from engine.games.dvonn import notation as dvonn_notation
+from engine.games.dvonn.boardspace import SOURCE_BOARDSPACE
+from engine.games.tzaar import notation as tzaar_notation
+from engine.games.tzaar.openings import random_opening
+from engine.games.tzaar.rules import TzaarGame
 
 REPO = Path(__file__).resolve().parents[1]
 BRIDGE = [sys.executable, str(REPO / "scripts" / "bridge")]
@@ -30,7 +33,7 @@ def boardspace(moves: list[str]) -> str:
     nodes, seq = [], 1
     for i, move in enumerate(moves):
         player = f"P{i % 2 if i < 49 else (i - 49) % 2}"
-        for action in (records.dvonn_to_boardspace(move), "done"):
+        for action in (dvonn_notation.dvonn_to_boardspace(move), "done"):
             nodes.append(f"; {player}[{seq} {action}]")
             seq += 1
     return BOARDSPACE_HEAD + "\n".join(nodes) + "\n)\n"
@@ -39,10 +42,10 @@ def boardspace(moves: list[str]) -> str:
 def check_legal(record: records.GameRecord, move: str) -> None:
     game = records.replay(record)
     if record.game == "dvonn":
-        ours = records.dvonn_from_boardspace(move) if record.source == records.SOURCE_BOARDSPACE \
-            else records.dvonn_from_littlegolem(move)
+        ours = dvonn_notation.dvonn_from_boardspace(move) if record.source == SOURCE_BOARDSPACE \
+            else dvonn_notation.dvonn_from_littlegolem(move)
     else:
-        ours = records.tzaar_from_littlegolem(move, game.cells, game.side)
+        ours = tzaar_notation.tzaar_from_littlegolem(move, game.cells, game.side)
     game.play_text(ours)
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.dvonn import DvonnGame
-from engine.records import codecup_to_move, move_to_codecup
+from engine.games.dvonn.notation import codecup_to_move, move_to_codecup
+from engine.games.dvonn.rules import DvonnGame
 
 REPO = Path(__file__).resolve().parents[1]
 PY = sys.executable

@@ -1,4 +1,4 @@
-"""The compiled DVONN core against the Python rules (engine/dvonn.py)."""
+"""The compiled DVONN core against the Python rules (engine/games/dvonn/rules.py)."""
 from __future__ import annotations
 
 import random
@@ -13,7 +13,7 @@ from engine.stop_flag import StopFlag
 
 pytestmark = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")
 
-dvonn = pytest.importorskip("engine.dvonn")
+dvonn = pytest.importorskip("engine.games.dvonn.rules")
 
 
 

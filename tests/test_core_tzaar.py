@@ -1,4 +1,4 @@
-"""The compiled TZAAR core against the Python rules (engine/tzaar.py)."""
+"""The compiled TZAAR core against the Python rules (engine/games/tzaar/rules.py)."""
 from __future__ import annotations
 
 import random
@@ -11,7 +11,7 @@ from engine.rules import perft
 pytestmark = pytest.mark.skipif(not core.has_game("tzaar"),
                                 reason=core.UNAVAILABLE_REASON or "core built without TZAAR")
 
-tzaar = pytest.importorskip("engine.tzaar")
+tzaar = pytest.importorskip("engine.games.tzaar.rules")
 
 
 

@@ -9,7 +9,7 @@ import pytest
 from conftest import REPO
 
 from engine import core
-from engine.dvonn import DvonnGame
+from engine.games.dvonn.rules import DvonnGame
 from engine.tools import train_net, tune
 
 np = pytest.importorskip("numpy")

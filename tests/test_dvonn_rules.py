@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.dvonn import PASS, ROW_LENGTHS, DvonnGame, Move
-from engine.hexgrid import DVONN_BOARD as BOARD
+from engine.games.dvonn.board import DVONN_BOARD as BOARD
+from engine.games.dvonn.rules import PASS, ROW_LENGTHS, DvonnGame, Move
 from engine.rules import BLACK, WHITE, BadPosition, IllegalMove, board_field
 
 P = BOARD.by_name

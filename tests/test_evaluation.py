@@ -7,8 +7,8 @@ import random
 import pytest
 
 from engine import core
-from engine.dvonn import DvonnGame
-from engine.tzaar import TzaarGame
+from engine.games.dvonn.rules import DvonnGame
+from engine.games.tzaar.rules import TzaarGame
 
 pytestmark = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")
 
@@ -183,7 +183,7 @@ def test_late_placements_can_be_searched_without_reductions():
 
 def dvonn_position(side: str, phase: str, stacks: dict[str, str]) -> str:
     """A DVONN position string from {point name: stack bottom to top}; other points empty."""
-    from engine.hexgrid import DVONN_BOARD
+    from engine.games.dvonn.board import DVONN_BOARD
     points = [stacks.get(name, "-") for name in DVONN_BOARD.names]
     rows, at = [], 0
     for size in (9, 10, 11, 10, 9):
@@ -254,7 +254,7 @@ def test_the_placement_table_values_each_piece_by_red_distance_edge_and_own_neig
     """Each own piece counts once during placement, in the entry of its distance to the nearest
     red (1, 2, more), whether it stands on the edge and its own neighbours (3 = 3 or more); along
     random games, under random table weights."""
-    from engine.dvonn import _NEIGHBOURS, _distance
+    from engine.games.dvonn.rules import _NEIGHBOURS, _distance
     names = [w.name for w in core.eval_weights("dvonn") if w.name.endswith(("_own0", "_own1", "_own2", "_own3"))]
     assert len(names) == 24
     checked = 0
@@ -284,7 +284,7 @@ def test_the_stack_table_values_each_piece_by_height_place_and_mobility():
     """Each own stack's pieces count once, in the entry of its height (6 = 6 or more), where it
     stands (holding a red, next to one, two steps from one, farther) and whether the rules layer
     lets it move now; along random games, under random table weights."""
-    from engine.dvonn import _distance
+    from engine.games.dvonn.rules import _distance
     names = [w.name for w in core.eval_weights("dvonn") if w.name.startswith("stack_h")]
     assert len(names) == 48
     checked = 0
@@ -349,7 +349,7 @@ def test_tzaar_exposure_and_central_height_terms_follow_the_rules_layer():
     act has a whole turn (phase 1) or one action (phases 0, 2) and by side; exposed_height_*:
     minus its pieces under the top; exposed_twice: minus if two enemy stacks can; central_tall: per
     own stack of height >= 2, the rings between it and the board edge."""
-    from engine.hexgrid import TZAAR_BOARD
+    from engine.games.tzaar.board import TZAAR_BOARD
     weights = {"exposed_to_act": 100, "exposed_waiting": 40, "exposed_last_to_act": 150,
                "exposed_last_waiting": 20, "exposed_height_to_act": 7, "exposed_height_waiting": 3,
                "exposed_twice": 5, "central_tall": 10}

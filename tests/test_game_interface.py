@@ -1,4 +1,4 @@
-"""The game interface and its registry (engine/games.py, engine/rules.py), and the protocol
+"""The game interface and its registry (engine/games, engine/rules.py), and the protocol
 behaviours that hang on it: one error per kind of bad move, the hash table per game."""
 from __future__ import annotations
 

@@ -213,6 +213,8 @@ def test_the_first_paint_is_a_board_to_play_against_the_engine(server_url, brows
     assert Select(d.find_element(By.ID, "player-w")).first_selected_option.text == "human"
     assert Select(d.find_element(By.ID, "player-b")).first_selected_option.text == "engine"
     assert not d.find_element(By.ID, "analysis-on").is_selected()  # no engine's move shown
+    assert texts(d, "#game option", "value") == ["dvonn", "tzaar-fixed", "tzaar-random"]  # the registry's
+    assert texts(d, "#game option") == ["DVONN", "TZAAR, fixed layout", "TZAAR, random layout"]
     assert "White to act (human)" in d.find_element(By.ID, "to-act").text
     wait(d, lambda d: states(d) >= 1, "the session's first state")
     assert "click a green point" in d.find_element(By.ID, "hint").text

@@ -17,7 +17,9 @@ pytest.importorskip("httpx2", reason="Starlette's test client needs httpx2 (the 
 from starlette.testclient import TestClient  # noqa: E402 - after the skips when the GUI extra is missing
 from starlette.websockets import WebSocketDisconnect  # noqa: E402 - after the skips when the GUI extra is missing
 
+from engine.games import SPECS  # noqa: E402 - after the skips when the GUI extra is missing
 from engine.gui.app import create_app  # noqa: E402 - after the skips when the GUI extra is missing
+from engine.gui.board import game_look  # noqa: E402 - after the skips when the GUI extra is missing
 
 BASE = "http://127.0.0.1:8765"
 ORIGIN = {"origin": BASE}
@@ -521,3 +523,19 @@ def test_a_20_mb_record_gets_an_error_and_the_game_is_kept(real_server):
         assert receive("error")["message"].startswith("bad request: message too large")
         ws.send(json.dumps({"type": "record"}))
         assert receive("record")["text"] == "Site [www.littlegolem.net] 1. d3"
+
+
+def test_the_state_says_how_its_game_is_drawn_as_the_registry_has_it(client):
+    with connect(client) as ws:
+        ws.send_json({"type": "players", "w": "human", "b": "human"})
+        state = receive_until(ws, "state")
+        assert state["look"] == SPECS["dvonn"].gui.to_json()
+        assert state["look"]["pieces"]["R"]["colour"] == "red"
+        assert state["games"] == [{"name": "dvonn", "title": "DVONN", "openings": False},
+                                  {"name": "tzaar", "title": "TZAAR", "openings": True}]
+        ws.send_json({"type": "newgame", "game": "tzaar", "opening": "fixed"})
+        state = receive_until(ws, "state", lambda m: m["status"]["game"] == "tzaar")
+        assert state["look"]["pieces"]["b"] == {"fill": "#f7f2e4", "ink": "#2b2b2b", "colour": "white",
+                                                "kind": "Tzarra", "symbol": "dot"}
+        assert "Tott: plain" in state["look"]["notes"]
+    assert game_look("no-such-game") is None

@@ -7,12 +7,12 @@ import pytest
 from engine import core, levels
 from engine.arguments import CommandError
 from engine.clock import Clock
-from engine.dvonn import DvonnGame
+from engine.games.dvonn.rules import DvonnGame
+from engine.games.tzaar.rules import TzaarGame
 from engine.options import Options
 from engine.player import random_move
 from engine.search import Watch, think
 from engine.splitmix64 import SplitMix64
-from engine.tzaar import TzaarGame
 
 needs_core = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")
 

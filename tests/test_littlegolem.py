@@ -30,9 +30,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import records
-from engine.dvonn import DvonnGame
-from engine.hexgrid import DVONN_BOARD
-from engine.openings import random_opening
+from engine.games.dvonn import notation as dvonn_notation
+from engine.games.dvonn.board import DVONN_BOARD
+from engine.games.dvonn.rules import DvonnGame
+from engine.games.tzaar import notation as tzaar_notation
+from engine.games.tzaar.openings import random_opening
 from engine.rules import IllegalMove
 from engine.tools import littlegolem
 from engine.tools.littlegolem_site import site_move, waiting_games
@@ -198,7 +200,7 @@ class StandIn:
                     site_game.play(dvonn_from_site(move))
                 else:
                     game = site_game.game
-                    site_game.play(records.tzaar_from_littlegolem(move, game.cells, game.side))
+                    site_game.play(tzaar_notation.tzaar_from_littlegolem(move, game.cells, game.side))
             except (IllegalMove, records.RecordError) as e:
                 self.posts.append(Post(site_game.gid, move, 400, ply))
                 return 400, f"illegal move: {e}"
@@ -387,7 +389,7 @@ def test_dvonn_move_form_is_column_and_row_from_the_top():
     game = DvonnGame.start()
     for move in game.legal_moves():
         text = game.move_text(move)
-        assert dvonn_from_site(site_move("dvonn", records.dvonn_to_littlegolem(text))) == text
+        assert dvonn_from_site(site_move("dvonn", dvonn_notation.dvonn_to_littlegolem(text))) == text
     for bad in ("l1", "a6", "g2g", "", "resign"):
         with pytest.raises(ValueError):
             site_move("dvonn", bad)

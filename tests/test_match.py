@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.dvonn import DvonnGame
+from engine.games.dvonn.rules import DvonnGame
 from engine.tools import match, referee, stats
 
 REPO = Path(__file__).resolve().parents[1]

@@ -5,11 +5,11 @@ from collections import Counter
 
 import pytest
 
-from engine.hexgrid import TZAAR_BOARD as BOARD
-from engine.openings import STOCK, fixed_opening, random_opening
+from engine.games.tzaar.board import TZAAR_BOARD as BOARD
+from engine.games.tzaar.openings import STOCK, fixed_opening, random_opening
+from engine.games.tzaar.rules import TzaarGame
 from engine.rules import BLACK, WHITE
 from engine.splitmix64 import MASK64, SplitMix64
-from engine.tzaar import TzaarGame
 
 # Walking order of a ring: start at the corner k * (0, -1), then turn through the
 # six directions in rotational order, k steps each.
@@ -118,7 +118,7 @@ def test_tzaar_random_opening_matches_the_published_test_vectors(seed):
 
 
 def test_tzaar_random_opening_is_fisher_yates_over_splitmix64_from_the_stock():
-    """An independent transcription of the spec in engine/openings.py and engine/splitmix64.py."""
+    """An independent transcription of the spec in engine/games/tzaar/openings.py and engine/splitmix64.py."""
     for seed in (2, 12345, 2 ** 63):
         state = seed
         stock = list("a" * 6 + "b" * 9 + "c" * 15 + "A" * 6 + "B" * 9 + "C" * 15)

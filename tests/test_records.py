@@ -14,41 +14,41 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.dvonn import DvonnGame
-from engine.hexgrid import DVONN_BOARD, TZAAR_BOARD
-from engine.openings import STOCK, random_opening
-from engine.records import (
-    SOURCE_BOARDSPACE,
-    SOURCE_LITTLEGOLEM_DVONN,
-    SOURCE_LITTLEGOLEM_TZAAR,
-    GameRecord,
-    RecordError,
-    decode_text,
-    detect_format,
+from engine.games.dvonn.board import DVONN_BOARD
+from engine.games.dvonn.boardspace import SOURCE_BOARDSPACE, read_boardspace_dvonn
+from engine.games.dvonn.littlegolem import SOURCE_LITTLEGOLEM_DVONN, read_littlegolem_dvonn, write_littlegolem_dvonn
+from engine.games.dvonn.notation import (
     dvonn_from_boardspace,
     dvonn_from_littlegolem,
     dvonn_mover,
     dvonn_to_boardspace,
     dvonn_to_littlegolem,
-    move_to_source_notation,
-    parse_sgf,
-    read_boardspace_dvonn,
-    read_littlegolem_dvonn,
-    read_littlegolem_tzaar,
-    read_record,
-    replay,
+)
+from engine.games.dvonn.rules import DvonnGame
+from engine.games.tzaar.board import TZAAR_BOARD
+from engine.games.tzaar.littlegolem import SOURCE_LITTLEGOLEM_TZAAR, read_littlegolem_tzaar, write_littlegolem_tzaar
+from engine.games.tzaar.notation import (
     tzaar_from_littlegolem,
     tzaar_point_from_littlegolem,
     tzaar_point_to_littlegolem,
     tzaar_to_littlegolem,
+)
+from engine.games.tzaar.openings import STOCK, random_opening
+from engine.games.tzaar.rules import TzaarGame
+from engine.records import (
+    GameRecord,
+    RecordError,
+    decode_text,
+    detect_format,
+    move_to_source_notation,
+    parse_sgf,
+    read_record,
+    replay,
     write_littlegolem,
-    write_littlegolem_dvonn,
-    write_littlegolem_tzaar,
     write_record,
     writes_comments,
 )
 from engine.rules import BLACK, WHITE
-from engine.tzaar import TzaarGame
 
 RECORDS = Path(__file__).resolve().parents[2] / "shared" / "records"
 MISSING = f"shared game records not found at {RECORDS} (expected beside the repository)"
@@ -463,12 +463,18 @@ def test_move_to_source_notation():
 def test_the_records_layers_import_only_the_layers_below():
     import ast
 
-    order = ["base", "sgf", "dvonn_notation", "tzaar_notation", "boardspace",
-             "littlegolem_dvonn", "littlegolem_tzaar", "formats"]
-    package = Path(__file__).resolve().parents[1] / "engine" / "records"
+    order = ["base", "sgf", "formats"]
+    root = Path(__file__).resolve().parents[1] / "engine"
+    package = root / "records"
     assert sorted(p.stem for p in package.glob("*.py")) == sorted(order + ["__init__"])
     for rank, name in enumerate(order):
         tree = ast.parse((package / f"{name}.py").read_text())
         imported = [n.module for n in ast.walk(tree)
                     if isinstance(n, ast.ImportFrom) and n.level == 1 and n.module]
         assert all(order.index(m) < rank for m in imported), (name, imported)
+    # the games' record modules sit between sgf and formats
+    for path in (root / "games").glob("*/*.py"):
+        tree = ast.parse(path.read_text())
+        used = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 3
+                and n.module and n.module.startswith("records")]
+        assert all(m in ("records.base", "records.sgf") for m in used), (path, used)

@@ -10,6 +10,7 @@ import pytest
 from conftest import HAND_BUILT_TZAAR, REPO, EngineClient, shared_dir, sigint_as_in_a_terminal
 
 from engine import records
+from engine.games.dvonn.boardspace import SOURCE_BOARDSPACE
 from engine.review import Limits, read_record, review_record
 from engine.review.annotate import annotated_record
 from engine.review.judge import judge_for, proof, terminal_score
@@ -87,7 +88,7 @@ def test_boardspace_and_littlegolem_dvonn_records_read_back(tmp_path):
         assert suffix == path.suffix
         again = records.read_record(text)
         assert all(getattr(again, f) == getattr(record, f) for f in RECORD_FIELDS)
-        if record.source == records.SOURCE_BOARDSPACE:
+        if record.source == SOURCE_BOARDSPACE:
             assert text.count("C[") == len(record.moves) and not note
         else:
             assert "C[" not in text and "no comments" in note

@@ -12,13 +12,13 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.dvonn import PASS as DVONN_PASS
-from engine.dvonn import DvonnGame, Move
-from engine.hexgrid import DVONN_BOARD
-from engine.openings import random_opening
+from engine.games.dvonn.board import DVONN_BOARD
+from engine.games.dvonn.rules import PASS as DVONN_PASS
+from engine.games.dvonn.rules import DvonnGame, Move
+from engine.games.tzaar.openings import random_opening
+from engine.games.tzaar.rules import PASS as TZAAR_PASS
+from engine.games.tzaar.rules import Action, TzaarGame
 from engine.rules import BLACK, WHITE, IllegalMove
-from engine.tzaar import PASS as TZAAR_PASS
-from engine.tzaar import Action, TzaarGame
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SEEDS = st.integers(0, 2 ** 32 - 1).map(random.Random)

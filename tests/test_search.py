@@ -1,6 +1,7 @@
 """Choosing moves: the rules layer vets the core, and the clock never gives a move all the time."""
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 import pytest
@@ -8,9 +9,10 @@ import pytest
 from engine import clock as clock_module
 from engine import core, search
 from engine.clock import Clock
-from engine.dvonn import DvonnGame
+from engine.games import SPECS
+from engine.games.dvonn.rules import DvonnGame
+from engine.games.tzaar.rules import TzaarGame
 from engine.search import Options, think
-from engine.tzaar import TzaarGame
 
 
 class FakeResult:
@@ -220,7 +222,8 @@ def test_a_position_the_c_core_refuses_falls_back(monkeypatch, caplog):
 
 @needs_core
 def test_a_position_the_bindings_cannot_encode_falls_back(monkeypatch, caplog):
-    monkeypatch.setattr(DvonnGame, "core_top_codes", "WB")  # the red pieces have no code
+    spec = SPECS["dvonn"]  # the red pieces have no code:
+    monkeypatch.setattr(spec, "core", dataclasses.replace(spec.core, top_codes="WB"))
     _fails_over(_movement_game(), caplog)
     assert "bad piece 'R'" in caplog.text
 

@@ -6,8 +6,8 @@ import random
 import pytest
 
 from engine import core
-from engine.dvonn import DvonnGame
-from engine.tzaar import TzaarGame
+from engine.games.dvonn.rules import DvonnGame
+from engine.games.tzaar.rules import TzaarGame
 
 pytestmark = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")
 

@@ -10,10 +10,10 @@ import pytest
 from conftest import REPO
 
 from engine import core
-from engine.dvonn import DvonnGame
 from engine.games import GAMES
+from engine.games.dvonn.rules import DvonnGame
+from engine.games.tzaar.rules import TzaarGame
 from engine.rules import BadPosition
-from engine.tzaar import TzaarGame
 
 pytestmark = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")
 

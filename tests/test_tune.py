@@ -112,7 +112,7 @@ def test_selfplay_then_tune_writes_a_weights_file_the_engine_loads(tmp_path):
                            timeout=300)
     assert fixed.returncode == 0, fixed.stderr
     assert ", K 0.5000, lam 0.5, " in fixed.stdout.splitlines()[0]
-    from engine.dvonn import DvonnGame
+    from engine.games.dvonn.rules import DvonnGame
     late = sum(1 for r in rows if (g := DvonnGame.from_position(r["position"])).phase == "placement"
                and g.placed >= 10)
     some = subprocess.run([sys.executable, str(REPO / "scripts" / "tune"), "--game", "dvonn",

@@ -4,7 +4,7 @@ One test per rule and per listed common mistake.  Positions are built with
 ``TzaarGame.from_position`` from a dict of point name -> stack, bottom to top:
 'a' Tzaar, 'b' Tzarra, 'c' Tott for White; 'A', 'B', 'C' for Black.
 
-Board lines used below (see engine/hexgrid.py):
+Board lines used below (see engine/games/tzaar/board.py):
   A1 B2 C3 D4 (hole) F5 G5 H5 I5      A5 B5 C5 D5 (hole) F4 G3 H2 I1
   column E: E1 E2 E3 E4 (hole) E6 E7 E8 E9;  column A: A1 .. A5
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.hexgrid import TZAAR_BOARD as BOARD
+from engine.games.tzaar.board import TZAAR_BOARD as BOARD
+from engine.games.tzaar.rules import _COLUMN_LENGTHS, PASS, Action, TzaarGame
 from engine.rules import BLACK, WHITE, BadPosition, IllegalMove, board_field
-from engine.tzaar import _COLUMN_LENGTHS, PASS, Action, TzaarGame
 
 P = BOARD.by_name
 

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 from conftest import REPO
 
-from engine.openings import fixed_opening
+from engine.games.tzaar.openings import fixed_opening
 
 CSRC = REPO / "csrc"
 SELFTEST = REPO / "tests" / "csrc" / "tzaar_selftest.c"

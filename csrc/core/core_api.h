@@ -14,7 +14,7 @@
 /* cdef-begin */
 /* Moves (uint32_t): from | to << MOVE_TO_SHIFT | kind << MOVE_KIND_SHIFT, points below
  * MOVE_POINT_MASK + 1; a point of 63 is none (a placement's from, a pass).  The kinds are
- * the game's (engine/rules.py core_kinds). */
+ * the game's (CoreCodec.kinds, engine/games/<game>/codec.py). */
 #define MOVE_TO_SHIFT 6
 #define MOVE_KIND_SHIFT 12
 #define MOVE_POINT_MASK 63

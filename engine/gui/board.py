@@ -149,3 +149,17 @@ def _edge_labels(points: list[Point]) -> list[dict]:
             x, y = places[groups[key][0]]
             labels.append({"text": str(key), "x": round(x + step[0], 4), "y": round(y + step[1], 4)})
     return labels
+
+
+def game_choices() -> list[dict]:
+    """The games of the registry as the page's game selector offers them."""
+    from ..games import GAMES
+    return [{"name": name, "title": cls.title, "openings": cls.has_openings} for name, cls in GAMES.items()]
+
+
+def game_look(game: str) -> dict | None:
+    """How the page draws a game's pieces and what its legend says (the game's GameSpec.gui);
+    None for a game without that data (the page draws plain pieces with their letters)."""
+    from ..games import SPECS
+    spec = SPECS.get(game)
+    return spec.gui.to_json() if spec is not None and spec.gui is not None else None

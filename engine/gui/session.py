@@ -18,7 +18,8 @@ from typing import Callable, Optional, TypedDict
 from ..client import AsyncEngineProcess as EngineProcess
 from ..client import EngineDied
 from ..client import EngineRefused as EngineError
-from .board import parse_showboard
+from ..games import DEFAULT_GAME, GAMES
+from .board import game_choices, game_look, parse_showboard
 from .review_job import ReviewJob
 
 log = logging.getLogger("engine.gui")
@@ -96,7 +97,7 @@ class Session:
         self.resigned: Optional[str] = None     # the side that resigned in a loaded record
         self.paused = False
         self.thinking = False
-        self.setup = "newgame dvonn"            # the command that starts the current game
+        self.setup = f"newgame {DEFAULT_GAME}"  # the command that starts the current game
         self.history: list[list[str]] = []      # [mover, move], oldest first
         self.status: dict = {}
         self.legal: list[str] = []
@@ -160,10 +161,10 @@ class Session:
             restored = "the game was restored"
         except EngineError as e:
             log.warning("could not restore the game after a restart: %s", e)
-            self.setup = "newgame dvonn"
+            self.setup = f"newgame {DEFAULT_GAME}"
             self.resigned = None
             await self.engine.ask(self.setup)
-            restored = "the game could not be restored, a new DVONN game was started"
+            restored = f"the game could not be restored, a new {GAMES[DEFAULT_GAME].title} game was started"
         self.paused = True
         self.send({"type": "notice", "message": f"The engine stopped ({reason}) and was "
                    f"restarted; {restored}."})
@@ -464,6 +465,7 @@ class Session:
         score = await ask("score")
         self.send({
             "type": "state", "status": self.status, "board": board.to_json(), "legal": self.legal,
+            "look": game_look(self.status.get("game", "")), "games": game_choices(),
             "history": self.history, "position": self.position, "score": score,
             "players": self.players, "time": self.time, "analysis": self.analysis,
             "paused": self.paused and self.engine_to_move_ignoring_pause(),

@@ -5,14 +5,10 @@ Every other records module builds on this one; it imports nothing from them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 LITTLEGOLEM_SITE = "www.littlegolem.net"
 LITTLEGOLEM_SGF_SOURCE = "https://www.littlegolem.net"
-
-SOURCE_BOARDSPACE = "boardspace-sgf"
-SOURCE_LITTLEGOLEM_DVONN = "littlegolem-dvonn"
-SOURCE_LITTLEGOLEM_TZAAR = "littlegolem-tzaar"
 
 SIDES = ("w", "b")
 
@@ -34,6 +30,24 @@ class RecordError(ValueError):
         self.action = action
 
 
+@dataclass(frozen=True)
+class RecordFormat:
+    """One record format a game reads and writes (a game's GameSpec lists its own)."""
+    source: str        # GameRecord.source of records of it ("littlegolem-tzaar")
+    name: str          # "LittleGolem TZAAR": in messages
+    sgf: bool          # an SGF format (detected from the parsed nodes) or plain text
+    detect: Callable[[str, Optional[list[Any]]], bool]  # (text, SGF nodes or None): is it one?
+    read: Callable[[str, Optional[list[Any]]], "GameRecord"]  # (text, SGF nodes or None)
+    write: Callable[["GameRecord", Optional[Sequence[str]]], str]  # (record, comments)
+    comments: bool     # can it carry a comment per move
+    suffix: str = ".sgf"  # a file of it ends so
+    hint: str = ""     # a text format: what its start looks like, for the message on no match
+
+    @property
+    def title(self) -> str:
+        return f"{self.name} {'SGF' if self.sgf else 'text'}"
+
+
 @dataclass
 class GameRecord:
     """One game: who played, the opening, and every move in the engine's notation.
@@ -51,7 +65,7 @@ class GameRecord:
     black: Optional[str] = None
     opening: Optional[list[str]] = None
     resigned_by: Optional[str] = None           # 'w' | 'b' | None
-    source: str = ""                            # one of the SOURCE_* names
+    source: str = ""                            # its format: a RecordFormat.source
     date: Optional[str] = None
     event: Optional[str] = None
     result_text: Optional[str] = None           # free text as saved (Boardspace RE)

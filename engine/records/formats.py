@@ -1,112 +1,119 @@
 """Any record: format detection, reading, writing in the game's own format, replaying.
 
-The top layer of engine/records; the game registry names each game's record
-codec (GameBase.record_codec: a module with `write` and `source_notation`).
+The top layer of engine/records; the game registry (engine/games) says which game reads and
+writes which format (GameSpec.record_formats) and how a game writes LittleGolem records.
 """
 from __future__ import annotations
 
-import importlib
 from typing import Optional, Sequence, Union
 
-from ..games import GAMES
+from .. import games as registry
 from ..rules import BadPosition, IllegalMove
-from .base import (
-    SIDES,
-    SOURCE_BOARDSPACE,
-    SOURCE_LITTLEGOLEM_DVONN,
-    SOURCE_LITTLEGOLEM_TZAAR,
-    GameRecord,
-    RecordError,
-    decode_text,
-    side_name,
-)
-from .boardspace import boardspace_player, read_boardspace_dvonn, write_boardspace_dvonn
-from .littlegolem_dvonn import _read_tags, read_littlegolem_dvonn, write_littlegolem_dvonn
-from .littlegolem_tzaar import read_littlegolem_tzaar, write_littlegolem_tzaar
+from .base import SIDES, GameRecord, RecordError, RecordFormat, decode_text, side_name
 from .sgf import SgfNode, parse_sgf
 
 
-def _detect(text: str) -> tuple[str, Optional[list[SgfNode]]]:
-    """(SOURCE_* name, the SGF nodes when it is SGF) of a record's text."""
+def record_formats() -> list[RecordFormat]:
+    """Every registered game's formats, in registration and detection order."""
+    return [fmt for spec in registry.SPECS.values() for fmt in spec.record_formats]
+
+
+def _format(source: str) -> Optional[RecordFormat]:
+    return next((fmt for fmt in record_formats() if fmt.source == source), None)
+
+
+def _detect(text: str) -> tuple[RecordFormat, Optional[list[SgfNode]]]:
+    """The format of a record's text, and its SGF nodes when it is SGF."""
     stripped = text.lstrip()
+    formats = record_formats()
     if stripped.startswith("("):
         root = parse_sgf(stripped)
-        first = root[0] if root else SgfNode()
-        if (first.get("FF") or "").strip().lower() == "tzaar":
-            return SOURCE_LITTLEGOLEM_TZAAR, root
-        games = {(n.get("GM") or "").strip().lower() for n in root}
-        if "dvonn" in games or any(boardspace_player(n) for n in root):
-            return SOURCE_BOARDSPACE, root
-        raise RecordError("an SGF record that is neither Boardspace DVONN nor LittleGolem TZAAR")
-    tags, movetext = _read_tags(stripped)
-    if tags or movetext.startswith("1."):
-        return SOURCE_LITTLEGOLEM_DVONN, None
-    raise RecordError("not a game record: expected an SGF '(;' or LittleGolem 'Event [..] ... 1.'")
+        sgf = [fmt for fmt in formats if fmt.sgf]
+        for fmt in sgf:
+            if fmt.detect(stripped, root):
+                return fmt, root
+        raise RecordError(f"an SGF record that is neither {' nor '.join(fmt.name for fmt in sgf)}")
+    plain = [fmt for fmt in formats if not fmt.sgf]
+    for fmt in plain:
+        if fmt.detect(stripped, None):
+            return fmt, None
+    raise RecordError("not a game record: expected an SGF '(;'"
+                      + "".join(f" or {fmt.hint}" for fmt in plain))
 
 
 def detect_format(text: str) -> str:
-    """SOURCE_* name of a record's format, from its text."""
-    return _detect(text)[0]
+    """The source name (RecordFormat.source) of a record's format, from its text."""
+    return _detect(text)[0].source
+
+
+def format_title(source: str) -> str:
+    """How a report names a format ("LittleGolem TZAAR SGF"); the name itself if unknown."""
+    fmt = _format(source)
+    return fmt.title if fmt is not None else source
+
+
+def format_suffix(source: str) -> str:
+    """The file suffix of a format's records (".sgf" if unknown)."""
+    fmt = _format(source)
+    return fmt.suffix if fmt is not None else ".sgf"
+
+
+def format_game(source: str) -> Optional[str]:
+    """The game whose records a format holds (None if no game reads it)."""
+    for spec in registry.SPECS.values():
+        if any(fmt.source == source for fmt in spec.record_formats):
+            return spec.name
+    return None
 
 
 def read_record(data: Union[str, bytes]) -> GameRecord:
     """Read a record in any supported format (str or raw bytes)."""
     text = decode_text(data)
-    source, nodes = _detect(text)
-    if source == SOURCE_LITTLEGOLEM_DVONN:
-        return read_littlegolem_dvonn(text)
-    reader = read_boardspace_dvonn if source == SOURCE_BOARDSPACE else read_littlegolem_tzaar
-    return reader(text, nodes=nodes)
+    fmt, nodes = _detect(text)
+    return fmt.read(text, nodes)
 
 
-def _codec(game: str):
-    cls = GAMES.get(game)
-    if cls is None:
+def _spec(game: str) -> registry.GameSpec:
+    found = registry.SPECS.get(game)
+    if found is None:
         raise RecordError(f"unknown game {game!r}")
-    if cls.record_codec is None:
-        raise RecordError(f"{cls.title} has no record format")
-    return importlib.import_module(cls.record_codec)
+    return found
 
 
 def write_littlegolem(record: GameRecord) -> str:
     """The record in the LittleGolem format of its game."""
-    return _codec(record.game).write(record)
-
-
-# Each format's writer, and whether it can carry a comment per move (SGF's C[]; LittleGolem's
-# DVONN text has no comment syntax).
-_OWN_WRITERS = {
-    SOURCE_BOARDSPACE: (write_boardspace_dvonn, True),
-    SOURCE_LITTLEGOLEM_TZAAR: (write_littlegolem_tzaar, True),
-    SOURCE_LITTLEGOLEM_DVONN: (lambda record, comments=None: write_littlegolem_dvonn(record),
-                               False),
-}
+    spec = _spec(record.game)
+    if spec.write_littlegolem is None:
+        raise RecordError(f"{spec.title} has no record format")
+    return spec.write_littlegolem(record)
 
 
 def writes_comments(source: str) -> bool:
-    """Whether records of this format (a SOURCE_* name) can carry comments."""
-    return _OWN_WRITERS.get(source, (None, False))[1]
+    """Whether records of this format (a RecordFormat.source) can carry comments."""
+    fmt = _format(source)
+    return fmt is not None and fmt.comments
 
 
 def write_record(record: GameRecord, comments: Optional[Sequence[str]] = None) -> str:
     """The record in its own format (``record.source``), comments[k] on move k where the
     format has comments; it reads back as the same record."""
-    writer = _OWN_WRITERS.get(record.source)
-    if writer is None:
+    fmt = _format(record.source)
+    if fmt is None:
         raise RecordError(f"no writer for records of the format {record.source!r}")
-    return writer[0](record, comments)
+    return fmt.write(record, comments)
 
 
 def move_to_source_notation(record: GameRecord, move: str) -> str:
     """A move (our notation) as the record's source writes it."""
-    return _codec(record.game).source_notation(record, move)
+    spec = _spec(record.game)
+    if spec.source_notation is None:
+        raise RecordError(f"{spec.title} has no record format")
+    return spec.source_notation(record, move)
 
 
 def new_game(record: GameRecord):
     """A rules object at the record's starting position."""
-    cls = GAMES.get(record.game)
-    if cls is None:
-        raise RecordError(f"unknown game {record.game!r}")
+    cls = _spec(record.game).rules
     try:
         return cls.from_opening(record.opening)
     except BadPosition as e:

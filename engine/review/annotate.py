@@ -11,8 +11,6 @@ from .. import records
 from .analysis import ReviewError
 from .game import GameReview
 
-DEFAULT_SUFFIX = {records.SOURCE_LITTLEGOLEM_DVONN: ".txt"}
-
 
 def annotated_record(review: GameReview, suffix: str = "") -> tuple[str, str, str]:
     """(record text, file suffix, a note for the user or '')."""
@@ -25,4 +23,4 @@ def annotated_record(review: GameReview, suffix: str = "") -> tuple[str, str, st
     note = "" if records.writes_comments(record.source) else (
         "this record format has no comments: the annotated record holds the moves only; "
         "the analysis is in the report")
-    return text, suffix or DEFAULT_SUFFIX.get(record.source, ".sgf"), note
+    return text, suffix or records.format_suffix(record.source), note

@@ -9,16 +9,10 @@ from .analysis import SIDE_NAMES
 from .game import GameReview, MoveReview
 from .judge import MARK_SYMBOLS, MARKS, proof
 
-FORMAT_NAMES = {
-    records.SOURCE_BOARDSPACE: "Boardspace DVONN SGF",
-    records.SOURCE_LITTLEGOLEM_DVONN: "LittleGolem DVONN text",
-    records.SOURCE_LITTLEGOLEM_TZAAR: "LittleGolem TZAAR SGF",
-}
-
 
 def headline(review: GameReview) -> str:
     record = review.record
-    source = FORMAT_NAMES.get(record.source, record.source)
+    source = records.format_title(record.source)
     return (f"{GAMES[record.game].title}: {review.players()} ({source}), "
             f"{len(review.moves)} moves, {review.result_text}")
 

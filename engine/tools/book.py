@@ -30,13 +30,13 @@ from collections import defaultdict
 
 from engine import book, core
 from engine.clock import Clock
-from engine.games import GAMES
+from engine.games import GAMES, SPECS
 from engine.options import Options
 from engine.ray_tasks import ray_map
 from engine.search import Watch, think
 from engine.tools import cli
 
-BOOK_GAMES = sorted(name for name, cls in GAMES.items() if cls.book_file)
+BOOK_GAMES = sorted(name for name, spec in SPECS.items() if spec.book_file)
 
 
 

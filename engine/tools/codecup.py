@@ -6,7 +6,7 @@ very first line, White's first move (we are Black); then the opponent's moves;
 'D3', a stack move 'E3F3', 'PASS'.  Output (stdout): our moves, one per line,
 flushed.  White's 49th placement is followed at once by White's first stack
 move, so White writes two lines in a row there (and Black reads two).  Moves
-are checked with engine/dvonn.py: an illegal opponent move is logged and the
+are checked with engine/games/dvonn/rules.py: an illegal opponent move is logged and the
 program exits with status 1.  The engine thinks within a whole-game budget
 (--gametime, sent as `time_control`).  Diagnostics go to stderr only.
 
@@ -21,8 +21,8 @@ import subprocess
 import sys
 
 from engine.client import DEFAULT_ENGINE, EngineError, EngineProcess
-from engine.dvonn import DvonnGame
-from engine.records import codecup_to_move, move_to_codecup
+from engine.games.dvonn.notation import codecup_to_move, move_to_codecup
+from engine.games.dvonn.rules import DvonnGame
 from engine.rules import IllegalMove
 from engine.tools import cli
 from engine.tools.cli import require_compiled

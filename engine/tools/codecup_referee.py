@@ -1,7 +1,7 @@
 """Referee one DVONN game between two CodeCup 2011 players (one move per line).
 
 Sends 'Start' to White, then relays every move to the other player, checking
-each with engine/dvonn.py (White's 49th placement and first stack move are two
+each with engine/games/dvonn/rules.py (White's 49th placement and first stack move are two
 lines in a row).  At the end both players get 'Quit'.  Prints the moves and
 the result on stdout; exit status 0 if the game was completed legally, 1 if a
 player made an illegal or unreadable move, timed out or died (that player
@@ -16,8 +16,8 @@ from __future__ import annotations
 import sys
 
 from engine.client import EngineError, LinePlayer
-from engine.dvonn import DvonnGame
-from engine.records import codecup_to_move
+from engine.games.dvonn.notation import codecup_to_move
+from engine.games.dvonn.rules import DvonnGame
 from engine.rules import IllegalMove
 from engine.tools import cli
 

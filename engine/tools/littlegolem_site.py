@@ -20,6 +20,7 @@ from http.cookiejar import CookieJar
 from typing import Optional
 
 from engine import records
+from engine.games.dvonn import notation as dvonn_notation
 
 LOGIN_PATH = "/jsp/login/"
 GAME_LIST_PATH = "/jsp/game/"
@@ -70,11 +71,6 @@ class _NotLoggedIn(SiteError):
 _SESSION_STATUSES = (401, 403)
 
 
-_GAME_OF_FORMAT = {records.SOURCE_LITTLEGOLEM_DVONN: "dvonn",
-                   records.SOURCE_LITTLEGOLEM_TZAAR: "tzaar",
-                   records.SOURCE_BOARDSPACE: "dvonn"}
-
-
 def site_move(game: str, move: str) -> str:
     """A move in its record's notation as LittleGolem's move form takes it.
 
@@ -90,7 +86,7 @@ def site_move(game: str, move: str) -> str:
     if game != "dvonn":
         raise ValueError(f"no LittleGolem move form for the game {game!r}")
     try:
-        canonical = records.dvonn_canonical(text)
+        canonical = dvonn_notation.dvonn_canonical(text)
     except records.RecordError as e:
         raise ValueError(f"{move!r} is not a DVONN move: {e}") from None
     if canonical == "pass":
@@ -266,7 +262,7 @@ class Site:
             if is_login_page(text):
                 raise _LoginPageAnswer(path)
             try:
-                game = _GAME_OF_FORMAT[records.detect_format(text)]
+                game = records.format_game(records.detect_format(text))
             except records.RecordError as e:
                 tried.append(f"{path}: {e}")
                 continue

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Optional
 
 from engine.games import GAMES
-from engine.records import CODECUP_GAME
+from engine.games.dvonn.notation import CODECUP_GAME
 from engine.tools import cli
 from engine.tools.referee import Played, make_seats, play_game, random_prefixes
 from engine.tools.stats import elo_text, pentanomial_llr, sprt_bounds

@@ -14,7 +14,7 @@ from typing import Optional
 
 from engine.client import EngineError, EngineProcess, EngineTimeout, LinePlayer
 from engine.games import GAMES
-from engine.records import codecup_to_move, move_to_codecup
+from engine.games.dvonn.notation import codecup_to_move, move_to_codecup
 from engine.splitmix64 import SplitMix64
 from engine.tools.cli import require_compiled
 

@@ -31,7 +31,7 @@ SCALE = 100       # evaluation points per network output unit at `net` 100
 def cell_categories(cells) -> list[int]:
     """Per point, its category from White's view: 0 empty, 1 a lone red, 2 + ((colour x 5 + height
     bucket) x 2 + red) x 2 + mobile for a stack topped by White (colour 0) or Black (1)."""
-    from engine import dvonn
+    from engine.games.dvonn import rules as dvonn
     occupied = [bool(c) for c in cells]
     out = []
     for i, stack in enumerate(cells):
@@ -248,7 +248,7 @@ def run(argv=None) -> int:
     from scipy.special import expit
 
     from engine import core
-    from engine.dvonn import BOARD
+    from engine.games.dvonn.rules import BOARD
     if not core.AVAILABLE:
         print(f"train_net: the compiled core is unavailable: {core.UNAVAILABLE_REASON}", file=sys.stderr)
         return 1

@@ -1,21 +1,18 @@
 // Draws the board the server read from the engine's `showboard`: points with places and contents,
-// edge labels. The only game knowledge here is how each game's piece letters look.
+// edge labels. It knows no game: how each game's pieces look comes with the state (setLook).
 "use strict";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const PIECE_R = 0.42;
 
-// protocol.md: DVONN W/B/R; TZAAR a b c (White Tzaar, Tzarra, Tott), A B C (Black).
-const WHITE = { fill: "#f7f2e4", ink: "#2b2b2b", colour: "white" };
-const BLACK = { fill: "#262626", ink: "#f0d070", colour: "black" };
-const RED = { fill: "#c62828", ink: "#ffffff", colour: "red" };
-const PIECES = {
-  dvonn: { W: { ...WHITE, kind: "" }, B: { ...BLACK, kind: "" }, R: { ...RED, kind: "DVONN piece" } },
-  tzaar: {
-    a: { ...WHITE, kind: "Tzaar" }, b: { ...WHITE, kind: "Tzarra" }, c: { ...WHITE, kind: "Tott" },
-    A: { ...BLACK, kind: "Tzaar" }, B: { ...BLACK, kind: "Tzarra" }, C: { ...BLACK, kind: "Tott" },
-  },
-};
+// How each game's piece letters look and what its legend says: the registry's data
+// (engine/games/<game>/gui.py), which the server sends with every state (setLook).
+const LOOKS = {};
+const MARK_RING = "#c62828";  // the ring of a stack with a marked piece inside (showboard's '*')
+
+function setLook(game, look) {
+  if (look && look.pieces) LOOKS[game] = look;
+}
 
 function el(name, attrs, parent) {
   const node = document.createElementNS(SVG_NS, name);
@@ -33,38 +30,31 @@ function pointLabel(game, p) {
     (p.marked ? ", a red piece inside" : "");
 }
 
-// The legend's words for the marks of each game.
-const MARK_NOTES = {
-  dvonn: "number: stack height · red ring: a red (DVONN) piece inside the stack · orange: last move · " +
-    "blue ring: a stack you can move · green: where to",
-  tzaar: "number: stack height · Tzaar: ring and dot, Tzarra: dot, Tott: plain · orange: last move · " +
-    "blue ring: a stack you can move · green: what it can capture or stack on",
-};
-
 function legendNotes(game) {
-  return MARK_NOTES[game] || "orange: last move · blue: pieces you can move · green: where to";
+  const look = LOOKS[game];
+  return (look && look.notes) || "orange: last move · blue: pieces you can move · green: where to";
 }
 
 function pieceStyle(game, letter) {
-  const table = PIECES[game] || {};
-  return table[letter] || { fill: "#9e9e9e", ink: "#000", colour: "", kind: letter };
+  const table = (LOOKS[game] || {}).pieces || {};
+  return table[letter] || { fill: "#9e9e9e", ink: "#000", colour: "", kind: letter, symbol: "" };
 }
 
-// A piece: its top colour and a symbol for its kind (TZAAR: Tzaar ring and dot, Tzarra dot, Tott
-// plain — told apart by shape, not colour); a red ring for a red piece inside (DVONN). The
-// height is written in the middle of a plain piece, else on a badge drawn later, above all pieces.
+// A piece: its top colour and the symbol of its kind ("ring-dot", "dot" or none: kinds of one colour
+// told apart by shape, not colour); a red ring for a marked piece inside. The height is written
+// in the middle of a plain piece, else on a badge drawn later, above all pieces.
 function drawPiece(g, game, p) {
   const style = pieceStyle(game, p.top);
   el("circle", { cx: p.x, cy: p.y, r: PIECE_R, fill: style.fill, stroke: "#111", "stroke-width": 0.04 }, g);
-  const symbol = style.kind === "Tzaar" || style.kind === "Tzarra";
-  if (style.kind === "Tzaar") {
+  const symbol = Boolean(style.symbol);
+  if (style.symbol === "ring-dot") {
     el("circle", { cx: p.x, cy: p.y, r: 0.25, fill: "none", stroke: style.ink, "stroke-width": 0.07 }, g);
     el("circle", { cx: p.x, cy: p.y, r: 0.1, fill: style.ink }, g);
-  } else if (style.kind === "Tzarra") {
+  } else if (style.symbol === "dot") {
     el("circle", { cx: p.x, cy: p.y, r: 0.14, fill: style.ink }, g);
   }
   if (p.marked) {
-    el("circle", { cx: p.x, cy: p.y, r: 0.31, fill: "none", stroke: RED.fill, "stroke-width": 0.09, class: "red-inside" }, g);
+    el("circle", { cx: p.x, cy: p.y, r: 0.31, fill: "none", stroke: MARK_RING, "stroke-width": 0.09, class: "red-inside" }, g);
   }
   if (p.height > 1 && !symbol) {
     el("text", { x: p.x, y: p.y, class: "height", fill: style.ink }, g).textContent = String(p.height);
@@ -183,7 +173,7 @@ function drawBoard(svg, board, game, opts) {
 // Small pictures of each piece kind for the legend.
 function legendItems(game) {
   const items = [];
-  for (const [letter, style] of Object.entries(PIECES[game] || {})) {
+  for (const [letter, style] of Object.entries((LOOKS[game] || {}).pieces || {})) {
     const svg = document.createElementNS(SVG_NS, "svg");
     svg.setAttribute("viewBox", "-0.6 -0.6 1.2 1.2");
     svg.setAttribute("width", "22");
@@ -199,4 +189,4 @@ function colourOf(game, letter) {
   return pieceStyle(game, letter).colour;
 }
 
-window.GipfBoard = { colourOf, drawBoard, legendItems, legendNotes, pointsOf };
+window.GipfBoard = { colourOf, drawBoard, legendItems, legendNotes, pointsOf, setLook };

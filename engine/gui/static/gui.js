@@ -141,12 +141,36 @@ function formatScore(s) {
   return (s > 0 ? "+" : "") + s;
 }
 
+// The game selector: the registry's games, a game with seeded layouts as two choices.
+function fillGames(games) {
+  const select = $("game");
+  const key = JSON.stringify(games || []);
+  if (!games || select.dataset.games === key) return;
+  const kept = select.value;
+  select.textContent = "";
+  for (const g of games) {
+    const choices = g.openings ? [[`${g.name}-fixed`, `${g.title}, fixed layout`],
+      [`${g.name}-random`, `${g.title}, random layout`]] : [[g.name, g.title]];
+    for (const [value, label] of choices) {
+      const option = document.createElement("option");
+      option.value = value;
+      option.textContent = label;
+      select.appendChild(option);
+    }
+  }
+  if ([...select.options].some((o) => o.value === kept)) select.value = kept;
+  select.dataset.games = key;
+  $("seed-label").hidden = !select.value.endsWith("-random");
+}
+
 function render() {
   const st = ui.state;
   if (!st) return;
   $("review-view").hidden = true;  // the game itself is shown again
   GipfReview.select(null);
   const game = st.status.game;
+  GipfBoard.setLook(game, st.look);
+  fillGames(st.games);
   const last = st.history.length ? actionsOf(st.history[st.history.length - 1][1]) : [];
   const { targets, sources } = highlights();
   const focused = document.activeElement && document.activeElement.dataset &&
@@ -426,7 +450,7 @@ function connect() {
 
 // --- controls ---------------------------------------------------------------------------------
 function wire() {
-  $("game").addEventListener("change", () => { $("seed-label").hidden = $("game").value !== "tzaar-random"; });
+  $("game").addEventListener("change", () => { $("seed-label").hidden = !$("game").value.endsWith("-random"); });
   $("newgame").addEventListener("click", () => {
     const [game, opening] = $("game").value.split("-");
     const request = { type: "newgame", game };

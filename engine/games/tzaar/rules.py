@@ -10,9 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple, Optional
 
-from .hexgrid import TZAAR_BOARD as BOARD
-from .openings import STOCK, fixed_opening, random_opening
-from .rules import (
+from ...rules import (
     BLACK,
     PLAYER_WIN,
     WHITE,
@@ -23,6 +21,8 @@ from .rules import (
     board_field,
     split_position,
 )
+from .board import TZAAR_BOARD as BOARD
+from .openings import STOCK, fixed_opening, random_opening
 
 POINTS = BOARD.size  # 60
 TYPE_NAMES = {"a": "Tzaar", "b": "Tzarra", "c": "Tott"}
@@ -53,9 +53,6 @@ class TzaarGame(GameBase[Turn]):
     name = "tzaar"
     title = "TZAAR"
     has_openings = True
-    core_top_codes = PIECES
-    core_kinds = ("capture", "stack", "pass")
-    record_codec = "engine.records.littlegolem_tzaar"
 
     def __init__(self, opening: Optional[list[str]] = None) -> None:
         super().__init__()
@@ -85,16 +82,6 @@ class TzaarGame(GameBase[Turn]):
     @property
     def phase(self) -> str:
         return "opening" if self.opening_turn else "turn"
-
-    @property
-    def core_phase(self) -> int:
-        return 0 if self.opening_turn else 1
-
-    def from_core(self, actions: list[tuple[str, int, int]]) -> Turn:
-        return tuple(Action(*a) for a in actions)
-
-    def core_action_text(self, action: tuple[str, int, int]) -> str:
-        return self.action_text(Action(*action))
 
     def moves_to_go(self) -> int:
         stacks = sum(1 for s in self.cells if s)

@@ -1,11 +1,11 @@
 """TZAAR move notation: ours and LittleGolem's (points, turns, the POS opening)."""
 from __future__ import annotations
 
-from ..hexgrid import TZAAR_BOARD
-from ..rules import IllegalMove
-from ..tzaar import PIECES as TZAAR_PIECES
-from ..tzaar import Action, TzaarGame
-from .base import RecordError, point_name, quote
+from ...records.base import RecordError, point_name, quote
+from ...rules import IllegalMove
+from .board import TZAAR_BOARD
+from .rules import PIECES as TZAAR_PIECES
+from .rules import Action, TzaarGame
 
 _LG_ORIGIN = ord("o")   # LittleGolem letters k..s stand for -4..+4
 

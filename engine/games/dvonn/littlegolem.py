@@ -4,12 +4,9 @@ from __future__ import annotations
 import re
 from typing import Union
 
-from ..hexgrid import DVONN_BOARD
-from .base import (
+from ...records.base import (
     LITTLEGOLEM_SITE,
     SIDES,
-    SOURCE_BOARDSPACE,
-    SOURCE_LITTLEGOLEM_DVONN,
     GameRecord,
     RecordError,
     check_resigner,
@@ -18,7 +15,9 @@ from .base import (
     quote,
     require_game,
 )
-from .dvonn_notation import (
+from .board import DVONN_BOARD
+from .boardspace import SOURCE_BOARDSPACE
+from .notation import (
     DVONN_POINTS,
     dvonn_canonical,
     dvonn_from_littlegolem,
@@ -27,6 +26,7 @@ from .dvonn_notation import (
     is_placement,
 )
 
+SOURCE_LITTLEGOLEM_DVONN = "littlegolem-dvonn"  # GameRecord.source of a LittleGolem DVONN text record
 _TAG_START = re.compile(r"\s*([^\W\d_]+)\s*\[")
 MAX_TAGS = 1_000  # LittleGolem writes four
 MAX_MOVES = 10_000  # a DVONN game has at most about 150
@@ -150,7 +150,6 @@ def _littlegolem_tags(record: GameRecord) -> list[str]:
     return out
 
 
-write = write_littlegolem_dvonn
 
 
 def source_notation(record: GameRecord, move: str) -> str:

@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Sequence, Union
 
-from .base import (
+from ...records.base import (
     SIDES,
-    SOURCE_BOARDSPACE,
     GameRecord,
     RecordError,
     clip,
@@ -16,9 +15,10 @@ from .base import (
     require_game,
     side_name,
 )
-from .dvonn_notation import dvonn_mover, dvonn_point, dvonn_to_boardspace
-from .sgf import SgfNode, parse_sgf, sgf_comment, sgf_escape
+from ...records.sgf import SgfNode, parse_sgf, sgf_comment, sgf_escape
+from .notation import dvonn_mover, dvonn_point, dvonn_to_boardspace
 
+SOURCE_BOARDSPACE = "boardspace-sgf"  # GameRecord.source of a Boardspace DVONN SGF record
 _RACK = "rack"   # the source of a piece picked from a player's rack (a placement)
 
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple, Optional
 
-from .hexgrid import DVONN_BOARD as BOARD
-from .rules import (
+from ...rules import (
     BLACK,
     PLAYER_WIN,
     WHITE,
@@ -21,6 +20,7 @@ from .rules import (
     board_field,
     split_position,
 )
+from .board import DVONN_BOARD as BOARD
 
 PIECES_PER_SIDE = 23
 RED_PIECES = 3
@@ -71,11 +71,7 @@ def placement_side(k: int) -> int:
 class DvonnGame(GameBase[Move]):
     name = "dvonn"
     title = "DVONN"
-    core_top_codes = "WBR"
-    core_kinds = ("move", "place", "pass")
-    record_codec = "engine.records.littlegolem_dvonn"
     result_margin = True                # the height difference
-    book_file = "dvonn-book.txt"        # the first placements (engine/book.py, scripts/book)
     symmetries = BOARD.symmetries       # the 180° rotation and the two mirror axes
 
     def __init__(self) -> None:
@@ -93,20 +89,6 @@ class DvonnGame(GameBase[Move]):
     @property
     def phase(self) -> str:
         return "placement" if self.placed < POINTS else "movement"
-
-    @property
-    def core_phase(self) -> int:
-        return 0 if self.placed < POINTS else 1
-
-    @classmethod
-    def core_extra(cls, stack: str) -> int:
-        return stack.count("R")  # red pieces in the stack: it stays connected by them
-
-    def from_core(self, actions: list[tuple[str, int, int]]) -> Move:
-        return Move(*actions[0])
-
-    def core_action_text(self, action: tuple[str, int, int]) -> str:
-        return self.move_text(Move(*action))
 
     def book_key(self, perm: tuple[int, ...]) -> Optional[str]:
         """Placement positions only: one letter per point ('.' empty) in point order."""

@@ -6,8 +6,8 @@ of the 60-piece stock.
 """
 from __future__ import annotations
 
-from .hexgrid import TZAAR_BOARD
-from .splitmix64 import MASK64, SplitMix64
+from ...splitmix64 import MASK64, SplitMix64
+from .board import TZAAR_BOARD
 
 FIXED_LAYOUT = {
     "a": "C5 D3 D6 E3 G4 G5",

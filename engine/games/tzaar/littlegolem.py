@@ -3,12 +3,9 @@ from __future__ import annotations
 
 from typing import Optional, Sequence, Union
 
-from ..rules import IllegalMove
-from ..tzaar import TzaarGame
-from .base import (
+from ...records.base import (
     LITTLEGOLEM_SGF_SOURCE,
     SIDES,
-    SOURCE_LITTLEGOLEM_TZAAR,
     GameRecord,
     RecordError,
     check_resigner,
@@ -17,14 +14,17 @@ from .base import (
     require_game,
     side_name,
 )
-from .sgf import SgfNode, parse_sgf, sgf_comment, sgf_escape
-from .tzaar_notation import (
+from ...records.sgf import SgfNode, parse_sgf, sgf_comment, sgf_escape
+from ...rules import IllegalMove
+from .notation import (
     littlegolem_turn,
     tzaar_opening_from_pos,
     tzaar_opening_to_pos,
     tzaar_to_littlegolem,
 )
+from .rules import TzaarGame
 
+SOURCE_LITTLEGOLEM_TZAAR = "littlegolem-tzaar"  # GameRecord.source of a LittleGolem TZAAR SGF record
 
 def read_littlegolem_tzaar(data: Union[str, bytes], nodes: Optional[list[SgfNode]] = None) -> GameRecord:
     """A LittleGolem TZAAR record; turns are replayed to tell captures from stackings."""
@@ -93,7 +93,6 @@ def write_littlegolem_tzaar(record: GameRecord, comments: Optional[Sequence[str]
     return "(;" + head + "".join(";" + n for n in nodes) + ")"
 
 
-write = write_littlegolem_tzaar
 
 
 def source_notation(record: GameRecord, move: str) -> str:

@@ -1,8 +1,8 @@
 """DVONN move notation: ours, LittleGolem's, Boardspace's and CodeCup's, and who moves when."""
 from __future__ import annotations
 
-from ..hexgrid import DVONN_BOARD
-from .base import SIDES, RecordError, point_name, quote
+from ...records.base import SIDES, RecordError, point_name, quote
+from .board import DVONN_BOARD
 
 DVONN_POINTS = DVONN_BOARD.size          # 49 placements fill the board
 

@@ -1,0 +1,23 @@
+"""TZAAR: its rules, board, openings, core codec, record format and GUI data, registered as one GameSpec."""
+from __future__ import annotations
+
+from ...records.base import RecordFormat
+from .. import GameSpec, register
+from .codec import CODEC
+from .gui import GUI
+from .littlegolem import SOURCE_LITTLEGOLEM_TZAAR, read_littlegolem_tzaar, source_notation, write_littlegolem_tzaar
+from .rules import TzaarGame
+
+
+def _is_littlegolem(text, nodes) -> bool:
+    first = nodes[0] if nodes else None
+    return first is not None and (first.get("FF") or "").strip().lower() == "tzaar"
+
+
+LITTLEGOLEM = RecordFormat(
+    source=SOURCE_LITTLEGOLEM_TZAAR, name="LittleGolem TZAAR", sgf=True, detect=_is_littlegolem,
+    read=lambda text, nodes: read_littlegolem_tzaar(text, nodes=nodes),
+    write=write_littlegolem_tzaar, comments=True)
+
+SPEC = register(GameSpec(rules=TzaarGame, core=CODEC, record_formats=(LITTLEGOLEM,),
+                         write_littlegolem=write_littlegolem_tzaar, source_notation=source_notation, gui=GUI))
