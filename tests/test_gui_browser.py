@@ -324,12 +324,12 @@ def test_keyboard_play_and_the_controls_beside_the_board(server_url, browser):
     open_page(d, server_url, "tzaar-fixed")
     d.execute_script("document.querySelector('[data-point=\"D6\"]').focus()")
     d.switch_to.active_element.send_keys("\n")  # Enter chooses the focused point
-    assert texts(d, "#board .point.target", "data-point") == ["E6", "E7"]
-    assert d.switch_to.active_element.get_attribute("data-point") == "D6"  # focus kept
+    wait(d, lambda d: texts(d, "#board .point.target", "data-point") == ["E6", "E7"], "the targets")
+    wait(d, lambda d: d.switch_to.active_element.get_attribute("data-point") == "D6", "focus kept")
     d.switch_to.active_element.send_keys(Keys.ESCAPE)  # the move being built is cancelled
-    assert texts(d, "#board .point.selected", "data-point") == []
+    wait(d, lambda d: texts(d, "#board .point.selected", "data-point") == [], "the move cancelled")
     d.switch_to.active_element.send_keys(" ")  # Space chooses too
-    assert texts(d, "#board .point.selected", "data-point") == ["D6"]
+    wait(d, lambda d: texts(d, "#board .point.selected", "data-point") == ["D6"], "the choice by Space")
     d.execute_script("document.querySelector('[data-point=\"E7\"]').focus()")
     d.switch_to.active_element.send_keys("\n")
     wait(d, lambda d: len(moves(d)) >= 1 and moves(d)[0] == "1. w D6xE7", "the keyboard move")
