@@ -36,28 +36,28 @@ class Level:
 
 # Depth 2 at least: in TZAAR a ply is one action, and a candidate needs its whole turn.
 LEVELS: dict[int, Level] = {
-    1: Level(2, 0, 10, 400.0, -2800),
-    2: Level(2, 0, 10, 300.0, -2600),
-    3: Level(3, 0, 8, 220.0, -2400),
-    4: Level(3, 0, 8, 160.0, -2200),
-    5: Level(0, 2048, 6, 120.0, -2000),
-    6: Level(0, 3072, 6, 90.0, -1800),
-    7: Level(0, 4096, 5, 70.0, -1600),
-    8: Level(0, 6144, 5, 55.0, -1450),
-    9: Level(0, 10240, 4, 45.0, -1300),
-    10: Level(0, 15360, 4, 35.0, -1150),
-    11: Level(0, 22528, 4, 28.0, -1000),
-    12: Level(0, 33792, 3, 22.0, -850),
-    13: Level(0, 50176, 3, 17.0, -700),
-    14: Level(0, 75776, 3, 13.0, -600),
-    15: Level(0, 113664, 3, 10.0, -500),
-    16: Level(0, 160768, 2, 8.0, -400),
-    17: Level(0, 240640, 2, 6.0, -300),
-    18: Level(0, 360448, 2, 4.0, -200),
-    19: Level(0, 540672, 2, 2.0, -100),
+    1: Level(2, 0, 10, 1000.0, -2800),
+    2: Level(2, 0, 10, 250.0, -2600),
+    3: Level(2, 0, 10, 110.0, -2400),
+    4: Level(2, 0, 10, 50.0, -2200),
+    5: Level(2, 0, 10, 22.0, -2000),
+    6: Level(3, 0, 8, 40.0, -1800),
+    7: Level(3, 0, 6, 15.0, -1600),
+    8: Level(4, 0, 6, 20.0, -1450),
+    9: Level(4, 0, 5, 14.0, -1300),
+    10: Level(0, 6144, 4, 10.0, -1150),
+    11: Level(0, 10240, 4, 8.0, -1000),
+    12: Level(0, 16384, 3, 7.0, -850),
+    13: Level(0, 26624, 3, 6.0, -700),
+    14: Level(0, 43008, 3, 5.0, -600),
+    15: Level(0, 69632, 3, 4.0, -500),
+    16: Level(0, 112640, 2, 3.0, -400),
+    17: Level(0, 181248, 2, 2.0, -300),
+    18: Level(0, 290816, 2, 2.0, -200),
+    19: Level(0, 468992, 2, 1.0, -100),
 }
 ELO = {**{n: level.elo for n, level in LEVELS.items()}, FULL: 0}
-ELO_RANGE = (min(ELO.values()) - 400, 0)  # what `option elo` accepts
+ELO_RANGE = (ELO[1], ELO[FULL])  # what `option elo` accepts: level 1's Elo to full strength's
 
 
 def nearest_level(elo: int) -> int:

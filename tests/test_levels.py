@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from engine import core, levels
+from engine import core, gtp, levels
 from engine.arguments import CommandError
 from engine.clock import Clock
 from engine.dvonn import DvonnGame
 from engine.options import Options
 from engine.player import random_move
 from engine.search import Watch, think
+from engine.server import Server
 from engine.splitmix64 import SplitMix64
 from engine.tzaar import TzaarGame
 
@@ -125,6 +126,20 @@ def test_level_20_searches_and_plays_exactly_as_without_levels(name):
         assert (full.move, full.nodes, full.depth, full.score, full.pv) == \
             (plain.move, plain.nodes, plain.depth, plain.score, plain.pv)
         game.push(full.move)
+
+
+def genmoves(setup: list[str], count: int) -> list[str]:
+    server = Server()
+    for line in setup + ["newgame tzaar", "option depth 3", "option info off"]:
+        assert server.handle(gtp.parse_line(line.encode()))[0], line
+    return [server.handle(gtp.parse_line(b"genmove"))[1] for _ in range(count)]
+
+
+@needs_core
+def test_option_level_20_after_a_weaker_level_plays_the_same_game_as_never_setting_it():
+    plain = genmoves([], 6)
+    assert genmoves(["option level 3", "option elo -300", "option level 20"], 6) == plain
+    assert genmoves(["option level 2"], 6) != plain
 
 
 @needs_core
