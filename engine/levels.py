@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 import zlib
 from dataclasses import dataclass
-from typing import Optional
 
 from . import core
 from .rules import IllegalMove
@@ -113,11 +112,8 @@ def weighted_choice(scores: list[int], temperature: float, seed: int) -> int:
     return max(range(len(scores)), key=lambda i: scores[i])
 
 
-def choose(game, result: core.SearchResult, level: Level,
-           seed: int) -> Optional[tuple[int, object, core.Line]]:
-    """The level's candidate (score, move, line); None when no candidate passes the rules."""
-    found = candidate_moves(game, result)
-    if not found:
-        return None
+def choose(game, found: list[tuple[int, object, core.Line]], level: Level,
+           seed: int) -> tuple[int, object, core.Line]:
+    """The level's pick among candidate_moves' (score, move, line), which must not be empty."""
     return found[weighted_choice([score for score, _, _ in found], level.temperature,
                                  draw_seed(seed, game))]

@@ -240,9 +240,19 @@ def _think_level(game, options: Options, clock: Clock, limit_ms: Optional[float]
     except core.CoreError as e:
         log.error("the core failed (%s); playing the Python player's move", e)
         return None
-    chosen = levels.choose(game, result, level, options.seed)
-    if chosen is None:
+    found = levels.candidate_moves(game, result)
+    if not found:
         return core_thought(game, result)
-    score, move, line = chosen
+    score, move, line = levels.choose(game, found, level, options.seed)
     return Thought(move, score, result.depth, result.nodes, result.time_ms,
-                   pv_text(game, line.pv), "core", candidates(game, result))
+                   _line_text(game, line.pv, move), "core",
+                   [(s, _line_text(game, c.pv, m)) for s, m, c in found])
+
+
+def _line_text(game, raw_pv: list, move) -> list[str]:
+    """A candidate's line as text; only its first move was checked, so a line the game cannot
+    name is shown as that move alone."""
+    try:
+        return pv_text(game, raw_pv)
+    except (IndexError, KeyError, TypeError, ValueError):
+        return game.move_text(move).split()

@@ -202,3 +202,25 @@ def test_a_level_never_ponders():
     ponder = Ponder()
     ponder.start(game, options, thought)
     assert not ponder.running
+
+
+def place(point: int) -> int:
+    """A DVONN placement as the core encodes it (kind 1 = place, destination in bits 6-11)."""
+    return 1 << 12 | point << 6
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_level_drops_the_candidates_the_rules_refuse(monkeypatch, seed):
+    """A candidate the rules refuse (an off-board placement) is never played, whatever the draw;
+    with none left, the Python player answers."""
+    lines = [core.Line(9, [place(60)]), core.Line(8, [place(0)]), core.Line(7, [place(63)])]
+    fake = core.SearchResult(moves=[("place", -1, 60)], score=9, depth=2, nodes=1, time_ms=1.0,
+                             pv=[place(60)], lines=lines)
+    monkeypatch.setattr(core, "AVAILABLE", True)
+    monkeypatch.setattr(core, "search", lambda *a, **k: fake)
+    game = start("dvonn")
+    thought = think(game, Options(level=1, seed=seed), Clock(), watch=Watch(play=True))
+    assert game.move_text(thought.move) == game.move_text(game.check_move(
+        game.from_core([("place", -1, 0)])))
+    fake.lines = [lines[0], lines[2]]
+    assert think(game, Options(level=1, seed=seed), Clock(), watch=Watch(play=True)).source == "python"
