@@ -16,11 +16,10 @@ from __future__ import annotations
 import math
 import zlib
 from dataclasses import dataclass
-from typing import Optional
 
 from . import core
 from .rules import IllegalMove
-from .splitmix64 import MASK64, SplitMix64
+from .splitmix64 import SplitMix64
 
 FULL = 20
 
@@ -35,29 +34,31 @@ class Level:
 
 
 # Depth 2 at least: in TZAAR a ply is one action, and a candidate needs its whole turn.
+# Elo: DVONN matches of 2026-12-01, each level against the next and level 19 against full
+# strength at 1,000,000 nodes per move, chained down from full strength (docs/levels.md).
 LEVELS: dict[int, Level] = {
-    1: Level(2, 0, 10, 400.0, -2800),
-    2: Level(2, 0, 10, 300.0, -2600),
-    3: Level(3, 0, 8, 220.0, -2400),
-    4: Level(3, 0, 8, 160.0, -2200),
-    5: Level(0, 2048, 6, 120.0, -2000),
-    6: Level(0, 3072, 6, 90.0, -1800),
-    7: Level(0, 4096, 5, 70.0, -1600),
-    8: Level(0, 6144, 5, 55.0, -1450),
-    9: Level(0, 10240, 4, 45.0, -1300),
-    10: Level(0, 15360, 4, 35.0, -1150),
-    11: Level(0, 22528, 4, 28.0, -1000),
-    12: Level(0, 33792, 3, 22.0, -850),
-    13: Level(0, 50176, 3, 17.0, -700),
-    14: Level(0, 75776, 3, 13.0, -600),
-    15: Level(0, 113664, 3, 10.0, -500),
-    16: Level(0, 160768, 2, 8.0, -400),
-    17: Level(0, 240640, 2, 6.0, -300),
-    18: Level(0, 360448, 2, 4.0, -200),
-    19: Level(0, 540672, 2, 2.0, -100),
+    1: Level(2, 0, 10, 1000.0, -2135),
+    2: Level(2, 0, 10, 500.0, -2093),
+    3: Level(2, 0, 10, 250.0, -1933),
+    4: Level(2, 0, 10, 165.0, -1842),
+    5: Level(2, 0, 10, 110.0, -1719),
+    6: Level(2, 0, 10, 75.0, -1610),
+    7: Level(2, 0, 10, 50.0, -1502),
+    8: Level(2, 0, 10, 33.0, -1338),
+    9: Level(2, 0, 10, 22.0, -1240),
+    10: Level(3, 0, 8, 25.0, -1091),
+    11: Level(3, 0, 6, 15.0, -1015),
+    12: Level(4, 0, 6, 20.0, -892),
+    13: Level(4, 0, 5, 14.0, -805),
+    14: Level(0, 6144, 4, 10.0, -737),
+    15: Level(0, 10240, 4, 8.0, -642),
+    16: Level(0, 16384, 3, 7.0, -542),
+    17: Level(0, 69632, 3, 4.0, -355),
+    18: Level(0, 112640, 2, 3.0, -244),
+    19: Level(0, 290816, 2, 2.0, -127),
 }
 ELO = {**{n: level.elo for n, level in LEVELS.items()}, FULL: 0}
-ELO_RANGE = (min(ELO.values()) - 400, 0)  # what `option elo` accepts
+ELO_RANGE = (ELO[1], ELO[FULL])  # what `option elo` accepts: level 1's Elo to full strength's
 
 
 def nearest_level(elo: int) -> int:
@@ -96,8 +97,7 @@ def candidate_moves(game, result: core.SearchResult) -> list[tuple[int, object, 
 
 def draw_seed(seed: int, game) -> int:
     """The choice's seed: `option seed` mixed with the position, stable across processes."""
-    mixed = SplitMix64(seed ^ (zlib.crc32(game.position().encode()) << 20) ^ game.ply).next()
-    return mixed & MASK64
+    return SplitMix64(seed ^ (zlib.crc32(game.position().encode()) << 20) ^ game.ply).next()
 
 
 def weighted_choice(scores: list[int], temperature: float, seed: int) -> int:
@@ -112,11 +112,8 @@ def weighted_choice(scores: list[int], temperature: float, seed: int) -> int:
     return max(range(len(scores)), key=lambda i: scores[i])
 
 
-def choose(game, result: core.SearchResult, level: Level,
-           seed: int) -> Optional[tuple[int, object, core.Line]]:
-    """The level's candidate (score, move, line); None when no candidate passes the rules."""
-    found = candidate_moves(game, result)
-    if not found:
-        return None
+def choose(game, found: list[tuple[int, object, core.Line]], level: Level,
+           seed: int) -> tuple[int, object, core.Line]:
+    """The level's pick among candidate_moves' (score, move, line), which must not be empty."""
     return found[weighted_choice([score for score, _, _ in found], level.temperature,
                                  draw_seed(seed, game))]

@@ -265,18 +265,26 @@ def _think_level(game, options: Options, clock: Clock, limit_ms: Optional[float]
     except Exception as e:  # any failure of the core: the Python player answers
         raise CoreFailed(f"the core failed ({_failure(e)})") from e
     try:
-        chosen = levels.choose(game, result, level, options.seed)
+        found = levels.candidate_moves(game, result)
+        if not found:
+            thought = core_thought(game, result)
+            if thought is None:
+                raise CoreFailed("the core failed (a malformed answer)")
+            return thought
+        score, move, line = levels.choose(game, found, level, options.seed)
+        return Thought(move, score, result.depth, result.nodes, result.time_ms,
+                       _line_text(game, line.pv, move), "core",
+                       [(s, _line_text(game, c.pv, m)) for s, m, c in found])
+    except CoreFailed:
+        raise
     except Exception as e:  # candidates the rules cannot read: the Python player answers
         raise CoreFailed(f"the core failed ({_failure(e)})") from e
-    thought = core_thought(game, result) if chosen is None else None
-    if chosen is not None:
-        score, move, line = chosen
-        try:
-            thought = Thought(move, score, result.depth, result.nodes, result.time_ms,
-                              pv_text(game, line.pv), "core", candidates(game, result))
-        except Exception as e:  # noqa: BLE001 - a principal variation that is no line of moves
-            log.error("core gave a principal variation that cannot be read (%s)", _failure(e))
-            thought = None
-    if thought is None:
-        raise CoreFailed("the core failed (a malformed answer)")
-    return thought
+
+
+def _line_text(game, raw_pv: list, move) -> list[str]:
+    """A candidate's line as text; only its first move was checked, so a line the game cannot
+    name is shown as that move alone."""
+    try:
+        return pv_text(game, raw_pv)
+    except (IndexError, KeyError, TypeError, ValueError):
+        return game.move_text(move).split()

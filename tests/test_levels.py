@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import core, levels
+from engine import core, gtp, levels
 from engine.arguments import CommandError
 from engine.clock import Clock
 from engine.games.dvonn.rules import DvonnGame
@@ -12,6 +12,7 @@ from engine.games.tzaar.rules import TzaarGame
 from engine.options import Options
 from engine.player import random_move
 from engine.search import Watch, think
+from engine.server import Server
 from engine.splitmix64 import SplitMix64
 
 needs_core = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")
@@ -127,6 +128,20 @@ def test_level_20_searches_and_plays_exactly_as_without_levels(name):
         game.push(full.move)
 
 
+def genmoves(setup: list[str], count: int) -> list[str]:
+    server = Server()
+    for line in setup + ["newgame tzaar", "option depth 3", "option info off"]:
+        assert server.handle(gtp.parse_line(line.encode()))[0], line
+    return [server.handle(gtp.parse_line(b"genmove"))[1] for _ in range(count)]
+
+
+@needs_core
+def test_option_level_20_after_a_weaker_level_plays_the_same_game_as_never_setting_it():
+    plain = genmoves([], 6)
+    assert genmoves(["option level 3", "option elo -300", "option level 20"], 6) == plain
+    assert genmoves(["option level 2"], 6) != plain
+
+
 @needs_core
 @pytest.mark.parametrize("name", ["dvonn", "tzaar"])
 def test_level_1_plays_whole_legal_games_and_varies_with_the_seed(name):
@@ -187,3 +202,25 @@ def test_a_level_never_ponders():
     ponder = Ponder()
     ponder.start(game, options, thought)
     assert not ponder.running
+
+
+def place(point: int) -> int:
+    """A DVONN placement as the core encodes it (kind 1 = place, destination in bits 6-11)."""
+    return 1 << 12 | point << 6
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_level_drops_the_candidates_the_rules_refuse(monkeypatch, seed):
+    """A candidate the rules refuse (an off-board placement) is never played, whatever the draw;
+    with none left, the Python player answers."""
+    lines = [core.Line(9, [place(60)]), core.Line(8, [place(0)]), core.Line(7, [place(63)])]
+    fake = core.SearchResult(moves=[("place", -1, 60)], score=9, depth=2, nodes=1, time_ms=1.0,
+                             pv=[place(60)], lines=lines)
+    monkeypatch.setattr(core, "AVAILABLE", True)
+    monkeypatch.setattr(core, "search", lambda *a, **k: fake)
+    game = start("dvonn")
+    thought = think(game, Options(level=1, seed=seed), Clock(), watch=Watch(play=True))
+    assert game.move_text(thought.move) == game.move_text(game.check_move(
+        game.from_core([("place", -1, 0)])))
+    fake.lines = [lines[0], lines[2]]
+    assert think(game, Options(level=1, seed=seed), Clock(), watch=Watch(play=True)).source == "python"

@@ -1,6 +1,6 @@
 /* Standalone self-test for the TZAAR module (not part of the package build); the fixed
- * layout comes from engine/openings.py (its only copy), as 60 letters in point order:
- *   export TZAAR_FIXED_LAYOUT=$(python3 -c 'from engine.openings import fixed_opening; print("".join(fixed_opening()))')
+ * layout comes from engine/games/tzaar/openings.py (its only copy), as 60 letters in point order:
+ *   export TZAAR_FIXED_LAYOUT=$(python3 -c 'from engine.games.tzaar.openings import fixed_opening; print("".join(fixed_opening()))')
  *   gcc -O2 -Wall -Wextra -std=c11 -fsanitize=address,undefined -Icsrc/core -Icsrc/tzaar csrc/tzaar/tzaar.c csrc/tzaar/tzaar_eval.c tests/csrc/tzaar_selftest.c -o /tmp/tzt && /tmp/tzt
  *   gcc -O3 -Wall -Wextra -std=c11 -Icsrc/core -Icsrc/tzaar csrc/tzaar/tzaar.c csrc/tzaar/tzaar_eval.c tests/csrc/tzaar_selftest.c -o /tmp/tzt3 && /tmp/tzt3 bench
  * Modes: (none) = all tests; "rays" = dump ray tables; "bench" = tests + perft(2)/(3) timing;
