@@ -1,23 +1,45 @@
 """The engine's options: one schema, each field with its default and its range or choices.
 
 Stockfish style (`Option(1, 1, 512, on_threads)`): the table below is the only
-place an option is declared; `option` lists and sets options from it.
+place an option is declared, with its side effect (an on-change hook, run when `option`
+sets it; a hook that fails leaves the old value); `option` lists and sets options from it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from typing import Callable, Optional
 
-from . import levels
+from . import core, levels
 from .arguments import CommandError, whole_number
 from .splitmix64 import MASK64
 
+OnChange = Callable[["Options"], None]
 
-def number(default: int, low: int, high: int):
-    return field(default=default, metadata={"range": (low, high)})
+
+def number(default: int, low: int, high: int, on_change: Optional[OnChange] = None):
+    return field(default=default, metadata={"range": (low, high), "on_change": on_change})
 
 
 def choice(default: str, *choices: str):
     return field(default=default, metadata={"choices": choices})
+
+
+def allocate_hash(options: "Options") -> None:
+    """The transposition table is set up now, not on the next search's clock."""
+    if core.AVAILABLE:
+        try:
+            core.set_hash(options.hash)
+        except core.CoreError as e:
+            raise CommandError(str(e)) from None
+
+
+def level_set(options: "Options") -> None:
+    options.elo = levels.ELO[options.level]
+
+
+def elo_set(options: "Options") -> None:
+    options.level = levels.nearest_level(options.elo)
+    options.elo = levels.ELO[options.level]
 
 
 def in_range(text: str, low: int, high: int, name: str) -> int:
@@ -35,7 +57,7 @@ def in_range(text: str, low: int, high: int, name: str) -> int:
 @dataclass
 class Options:
     threads: int = number(1, 1, 64)
-    hash: int = number(64, 1, 4096)           # MB
+    hash: int = number(64, 1, 4096, allocate_hash)  # MB
     seed: int = number(0, 0, MASK64)
     movetime: int = number(0, 0, 86_400_000)  # ms; 0 = none
     depth: int = number(0, 0, 99)             # 0 = no limit
@@ -50,9 +72,9 @@ class Options:
     timeman: str = choice("classic", "classic", "adaptive")  # adaptive: soft/hard clock use (not yet
                                                              # SPRT-confirmed, hence classic; protocol.md 6.3)
     book: str = choice("off", "off", "on")    # genmove plays the game's opening book (engine/book.py)
-    level: int = number(levels.FULL, 1, levels.FULL)  # genmove's strength (engine/levels.py)
-    elo: int = number(levels.ELO[levels.FULL], *levels.ELO_RANGE)  # the level's measured Elo;
-                                                                   # setting it picks the nearest level
+    level: int = number(levels.FULL, 1, levels.FULL, level_set)  # genmove's strength (engine/levels.py)
+    # the level's measured Elo; setting it picks the nearest level
+    elo: int = number(levels.ELO[levels.FULL], *levels.ELO_RANGE, on_change=elo_set)
 
     def __post_init__(self) -> None:
         self.elo = levels.ELO[self.level]
@@ -76,11 +98,16 @@ class Options:
             raise CommandError(f"unknown option {name!r}; 'option' lists them")
         if "range" in spec.metadata:
             low, high = spec.metadata["range"]
-            setattr(self, spec.name, in_range(text, low, high, spec.name))
-            if spec.name == "elo":
-                self.level = levels.nearest_level(self.elo)
-            if spec.name in ("elo", "level"):
-                self.elo = levels.ELO[self.level]
+            value = in_range(text, low, high, spec.name)
+            before = getattr(self, spec.name)
+            setattr(self, spec.name, value)
+            hook = spec.metadata["on_change"]
+            if hook is not None:
+                try:
+                    hook(self)
+                except CommandError:
+                    setattr(self, spec.name, before)
+                    raise
             return
         choices = spec.metadata["choices"]
         if text.lower() not in choices:

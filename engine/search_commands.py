@@ -21,14 +21,7 @@ def cmd_option(server: Server, args: list[str]) -> str:
     if not args:
         return server.options.listing()
     arity(args, 2, usage="option [<name> <value>]")
-    before = server.options.hash
-    server.options.set(args[0], args[1])
-    if args[0].lower() == "hash" and core.AVAILABLE:  # set the table up now, not in a search
-        try:
-            core.set_hash(server.options.hash)
-        except core.CoreError as e:
-            server.options.hash = before
-            raise CommandError(str(e)) from None
+    server.options.set(args[0], args[1])  # its on-change hook (hash: the table) runs there
     return ""
 
 
