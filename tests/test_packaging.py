@@ -80,6 +80,22 @@ def test_installed_wheel_plays_both_games_from_outside_the_checkout(dists, tmp_p
         assert "core=compiled" in replies[0]
         assert f"game={game}" in replies[-2] and "over=yes" in replies[-2], replies[-2]
 
+    # every installed command answers --help from any folder; a two-game match runs
+    entry_points = zipfile.ZipFile(wheel).read(
+        next(n for n in zipfile.ZipFile(wheel).namelist() if n.endswith("entry_points.txt"))).decode()
+    commands = [line.split("=")[0].strip() for line in entry_points.splitlines() if " = " in line]
+    assert len(commands) >= 19
+    for command in commands:
+        done = subprocess.run([str(env_dir / "bin" / command), "--help"], capture_output=True,
+                              text=True, cwd=tmp_path, env=clean_env, timeout=120)
+        assert done.returncode == 0 and done.stdout.startswith("usage: "), (command, done.stderr[-500:])
+    engine = str(env_dir / "bin" / "gipf-engine")
+    match = subprocess.run([str(env_dir / "bin" / "gipf-match"), "--game", "dvonn", "--games", "2",
+                            "--movetime", "20", "--a", engine, "--b", engine], capture_output=True,
+                           text=True, cwd=tmp_path, env=clean_env, timeout=600)
+    assert match.returncode == 0, match.stderr[-2000:]
+    assert "2 games" in match.stdout, match.stdout
+
 
 def test_a_core_that_cannot_compile_is_said_loudly_or_fails_when_required(dists, tmp_path):
     (sdist,) = dists.glob("*.tar.gz")
