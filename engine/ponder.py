@@ -15,7 +15,7 @@ from typing import Optional
 
 from . import core, levels
 from .rules import IllegalMove
-from .search import Thought, core_thought, time_limit_ms
+from .search import Thought, core_request, core_thought, time_limit_ms
 from .stop_flag import StopFlag
 
 # Commands that leave the pondered position and the options alone.
@@ -49,7 +49,7 @@ class Ponder:
                 or options.level < levels.FULL:  # a full-strength search: not the level's move
             return
         ours = len(game.move_text(thought.move).split())
-        reply = predicted_reply(game, thought.pv[ours:])
+        reply = predicted_reply(game, thought.pv_moves[ours:])
         if reply is None:
             return
         game.push(reply)
@@ -69,10 +69,8 @@ class Ponder:
 
     def _search(self, args, options) -> None:
         try:
-            self.result = core.search(*args, depth=options.depth or None,
-                                      nodes=options.nodes or None, threads=options.threads,
-                                      hash_mb=options.hash, seed=options.seed, stop=self.stop,
-                                      on_iteration=self._iteration)
+            self.result = core.search(*args, on_iteration=self._iteration,
+                                      **core_request(options, stop=self.stop))
         except Exception as e:  # noqa: BLE001 - no result: the next genmove searches itself
             log.warning("pondering failed (%s: %s)", type(e).__name__, e)
 
@@ -132,16 +130,14 @@ class Ponder:
         self.hit_at = None
 
 
-def predicted_reply(game, actions: list[str]):
-    """The first whole move of `actions` (TZAAR: one or two actions) as a rules move, or None."""
+def predicted_reply(game, actions: list):
+    """The first whole move of `actions` (decoded core actions; TZAAR: one or two) as a
+    rules-checked move, or None."""
     for count in (1, 2):
         if len(actions) < count:
             return None
-        text = " ".join(actions[:count])
         try:
-            move = game.play_text(text)
+            return game.check_move(game.from_core(actions[:count]))
         except IllegalMove:
             continue
-        game.pop()
-        return move
     return None

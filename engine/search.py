@@ -13,15 +13,19 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
-from . import core, levels
+from . import book, core, levels
 from .clock import Clock
 from .options import Options
 from .player import choose_move, random_move
 from .stop_flag import StopFlag
 
-__all__ = ["Options", "Progress", "Thought", "Watch", "think", "time_limit_ms", "time_limits"]
+if TYPE_CHECKING:
+    from .ponder import Ponder
+
+__all__ = ["Options", "Progress", "Thought", "Watch", "core_request", "think", "time_limit_ms",
+           "time_limits"]
 
 log = logging.getLogger("engine.search")
 DEFAULT_MOVETIME_MS = 1000
@@ -41,6 +45,7 @@ class Thought:
     source: str = "python"
     lines: list = field(default_factory=list)  # multi-PV candidates: (score, pv texts), best first
     warning: Optional[str] = None  # why the core's answer was not used (the Python player's move)
+    pv_moves: list = field(default_factory=list)  # the core's decoded actions behind `pv`
 
 
 @dataclass
@@ -116,17 +121,74 @@ def time_limits(game, options: Options, clock: Clock) -> tuple[Optional[float], 
 
 def pv_text(game, raw_pv: list) -> list[str]:
     """The core's raw principal variation as move (DVONN) or action (TZAAR) texts."""
-    return [game.core_action_text(core.decode_move(game.name, raw)) for raw in raw_pv]
+    return [game.core_action_text(action) for action in pv_actions(game, raw_pv)]
+
+
+def pv_actions(game, raw_pv: list) -> list:
+    """The core's raw principal variation as decoded core actions."""
+    return [core.decode_move(game.name, raw) for raw in raw_pv]
+
+
+def core_request(options: Options, *, time_ms: Optional[float] = None,
+                 stop: Optional[StopFlag] = None, multipv: int = 1, report_ms: int = 0,
+                 soft_ms: Optional[float] = None,
+                 level: Optional[levels.Level] = None) -> dict:
+    """core.search's keyword arguments (all but on_iteration) for these options and limits;
+    with `level`, that level's limits and one thread (its multipv replaces `multipv`)."""
+    if level is None:
+        limits = {"depth": options.depth or None, "nodes": options.nodes or None,
+                  "multipv": multipv}
+        threads = options.threads
+    else:
+        limits = levels.search_limits(level, options.nodes, options.depth)
+        threads = 1  # a level plays the same for any option threads
+    return dict(time_ms=time_ms, **limits, threads=threads, hash_mb=options.hash,
+                seed=options.seed, stop=stop, report_ms=report_ms, soft_ms=soft_ms)
 
 
 def think(game, options: Options, clock: Clock, limit_ms: Optional[float] = None,
           on_progress: Optional[Callable[[Progress], None]] = None,
-          watch: Optional[Watch] = None) -> Thought:
-    """The move to play now, with what the search found; never an illegal move."""
+          watch: Optional[Watch] = None, *, book_on: bool = False,
+          ponder: Optional["Ponder"] = None,
+          on_info: Optional[Callable[[str], None]] = None) -> Thought:
+    """The move to play now, with what the search found; never an illegal move.
+
+    One pipeline: the opening book (`book_on`: a move to play, option book), a ponder hit
+    taken over (`ponder`), the forced move, the random player, the exact solver, the core
+    (full strength or the level's), the Python player.  `on_info` gets the `info book`
+    diagnostic when option info is on."""
     started = time.monotonic()
+    if book_on:
+        booked = _book_move(game, options)
+        if booked is not None:
+            if ponder is not None:
+                ponder.cancel()
+            thought, info = booked
+            if on_info is not None and options.info == "on":
+                on_info(info)
+            thought.time_ms = (time.monotonic() - started) * 1000
+            return thought
+    if ponder is not None:
+        taken = ponder.take(game, options, clock)
+        if taken is not None:
+            return taken
     thought = _choose(game, options, clock, limit_ms, on_progress, watch or Watch())
     thought.time_ms = (time.monotonic() - started) * 1000
     return thought
+
+
+def _book_move(game, options: Options) -> Optional[tuple[Thought, str]]:
+    """The opening book's move (option book; the core player only: the others are fallbacks
+    and sanity opponents) with its `info book` line, or None."""
+    if options.book != "on" or options.player != "core":
+        return None
+    found = book.lookup(game)
+    if found is None:
+        return None
+    move, entry = found
+    text = game.move_text(move)
+    return (Thought(move, pv=[text], source="book"),
+            f"info book {text} games {entry.games} score {entry.score:.3f}")
 
 
 def _choose(game, options: Options, clock: Clock, limit_ms: Optional[float],
@@ -175,7 +237,8 @@ def _solve(game, options: Options, limit_ms: Optional[float],
         return None
     try:
         move = game.check_move(game.from_core(solution.moves))
-        pv = pv_text(game, solution.pv)
+        line = pv_actions(game, solution.pv)
+        pv = [game.core_action_text(action) for action in line]
     except Exception as e:  # noqa: BLE001 - a malformed answer: the search still answers
         log.error("solver suggested an illegal move %r (%s); searching instead", solution.moves,
                   _failure(e))
@@ -183,8 +246,10 @@ def _solve(game, options: Options, limit_ms: Optional[float],
     plies = len(solution.pv)
     if on_progress is not None:
         on_progress(Progress(plies, plies, solution.score, solution.nodes, solution.time_ms, pv))
+    pv_moves = line or list(solution.moves)
     return Thought(move, solution.score, plies, solution.nodes, solution.time_ms,
-                   pv or [game.core_action_text(a) for a in solution.moves], "solver")
+                   [game.core_action_text(action) for action in pv_moves], "solver",
+                   pv_moves=pv_moves)
 
 
 def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
@@ -214,12 +279,10 @@ def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
     searched_at = time.monotonic()
     try:
         result = core.search(game.name, game.cells, game.side, game.core_phase,
-                             time_ms=limit_ms, depth=options.depth or None,
-                             nodes=options.nodes or None, threads=options.threads,
-                             hash_mb=options.hash, seed=options.seed,
                              on_iteration=report if on_progress is not None else None,
-                             stop=watch.stop, multipv=watch.multipv, report_ms=watch.report_ms,
-                             soft_ms=last_start_ms)
+                             **core_request(options, time_ms=limit_ms, stop=watch.stop,
+                                            multipv=watch.multipv, report_ms=watch.report_ms,
+                                            soft_ms=last_start_ms))
     except Exception as e:  # any failure of the core: the Python player answers
         raise CoreFailed(f"the core failed ({_failure(e)})") from e
     if last_start_ms is not None and not (watch.stop is not None and watch.stop.is_set()):
@@ -240,8 +303,10 @@ def core_thought(game, result: core.SearchResult) -> Optional[Thought]:
         log.error("core suggested an illegal move %r (%s)", result.moves, _failure(e))
         return None
     try:
+        line = pv_actions(game, result.pv)
         return Thought(move, result.score, result.depth, result.nodes, result.time_ms,
-                       pv_text(game, result.pv), "core", candidates(game, result))
+                       [game.core_action_text(action) for action in line], "core",
+                       candidates(game, result), pv_moves=line)
     except Exception as e:  # noqa: BLE001 - a principal variation that is no line of moves
         log.error("core gave a principal variation that cannot be read (%s)", _failure(e))
         return None
@@ -257,11 +322,11 @@ def _think_level(game, options: Options, clock: Clock, limit_ms: Optional[float]
     if limit_ms is None:
         limit_ms = time_limit_ms(game, options, clock)
     try:
-        result = core.search(game.name, game.cells, game.side, game.core_phase, time_ms=limit_ms,
-                             **levels.search_limits(level, options.nodes, options.depth),
-                             hash_mb=options.hash, seed=options.seed, stop=watch.stop,
+        result = core.search(game.name, game.cells, game.side, game.core_phase,
                              on_iteration=(lambda it: on_progress(progress(game, it)))
-                             if on_progress is not None else None)
+                             if on_progress is not None else None,
+                             **core_request(options, time_ms=limit_ms, stop=watch.stop,
+                                            level=level))
     except Exception as e:  # any failure of the core: the Python player answers
         raise CoreFailed(f"the core failed ({_failure(e)})") from e
     try:
@@ -272,19 +337,20 @@ def _think_level(game, options: Options, clock: Clock, limit_ms: Optional[float]
                 raise CoreFailed("the core failed (a malformed answer)")
             return thought
         score, move, line = levels.choose(game, found, level, options.seed)
-        return Thought(move, score, result.depth, result.nodes, result.time_ms,
-                       _line_text(game, line.pv, move), "core",
-                       [(s, _line_text(game, c.pv, m)) for s, m, c in found])
+        pv, pv_moves = _line(game, line.pv, move)
+        return Thought(move, score, result.depth, result.nodes, result.time_ms, pv, "core",
+                       [(s, _line(game, c.pv, m)[0]) for s, m, c in found], pv_moves=pv_moves)
     except CoreFailed:
         raise
     except Exception as e:  # candidates the rules cannot read: the Python player answers
         raise CoreFailed(f"the core failed ({_failure(e)})") from e
 
 
-def _line_text(game, raw_pv: list, move) -> list[str]:
-    """A candidate's line as text; only its first move was checked, so a line the game cannot
-    name is shown as that move alone."""
+def _line(game, raw_pv: list, move) -> tuple[list[str], list]:
+    """A candidate's line as texts and decoded actions; only its first move was checked, so a
+    line the game cannot name is shown as that move alone (and has no actions)."""
     try:
-        return pv_text(game, raw_pv)
+        actions = pv_actions(game, raw_pv)
+        return [game.core_action_text(action) for action in actions], actions
     except (IndexError, KeyError, TypeError, ValueError):
-        return game.move_text(move).split()
+        return game.move_text(move).split(), []

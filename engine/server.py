@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import logging
 import sys
-import time
 from typing import TYPE_CHECKING, Optional, TextIO
 
-from . import ENGINE_NAME, __version__, book, core, gtp, record_commands, search_commands  # noqa: F401 - importing them registers their commands
+from . import ENGINE_NAME, __version__, core, gtp, record_commands, search_commands  # noqa: F401 - importing them registers their commands
 from .arguments import CommandError, arity, colour, whole_number
 from .clock import Clock
 from .commands import COMMANDS, command
@@ -127,33 +126,14 @@ class Server:
     def think(self, limit_ms=None, watch: Optional[Watch] = None,
               on_progress=None) -> Thought:
         """Search the current position; stopped by the session's interrupts.  genmove and
-        reg_genmove (no watch, no limit) play a book move, or take over a pondering search
-        after a hit."""
+        reg_genmove (no watch, no limit) may play a book move or take over a pondering search
+        after a hit (search.think's pipeline)."""
         if self.game.over:
             raise CommandError("the game is over")
-        if watch is None and limit_ms is None:
-            thought = self.book_move() or self.ponder.take(self.game, self.options, self.clock)
-            if thought is not None:
-                return thought
+        plays = watch is None and limit_ms is None
         return think(self.game, self.options, self.clock, limit_ms, on_progress or self.report,
-                     watch or Watch(stop=self.control.stop, play=True))
-
-    def book_move(self) -> Optional[Thought]:
-        """genmove's move from the opening book, at once (option book; the core player
-        only: the others are fallbacks and sanity opponents)."""
-        if self.options.book != "on" or self.options.player != "core":
-            return None
-        started = time.monotonic()
-        found = book.lookup(self.game)
-        if found is None:
-            return None
-        self.ponder.cancel()
-        move, entry = found
-        text = self.game.move_text(move)
-        if self.options.info == "on":
-            diagnostic(f"info book {text} games {entry.games} score {entry.score:.3f}")
-        return Thought(move, pv=[text], source="book",
-                       time_ms=(time.monotonic() - started) * 1000)
+                     watch or Watch(stop=self.control.stop, play=True), book_on=plays,
+                     ponder=self.ponder if plays else None, on_info=diagnostic)
 
     def handle(self, cmd: gtp.Command) -> tuple[bool, str]:
         if cmd.error:
