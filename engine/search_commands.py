@@ -1,14 +1,14 @@
 """The protocol's search, time and option commands: option, time_settings, time_left,
 time_control, perft, analyze, eval and weights (protocol.md §6).
 
-The searching itself is engine.search's and engine.analysis's, the evaluation
+The searching itself is engine.search's and engine.analyze's, the evaluation
 tables engine.evaluation's; these handlers read arguments and format replies.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import analysis, core, evaluation
+from . import analyze, core, evaluation
 from .arguments import CommandError, arity, colour, whole_number
 from .commands import command
 
@@ -81,7 +81,7 @@ def cmd_perft(server: Server, args: list[str]) -> str:
     if which == "core" and not has_core:
         raise CommandError(no_core(server.game))
     try:
-        return str(analysis.perft(server.game, depth, which, server.control.stop))
+        return str(analyze.perft(server.game, depth, which, server.control.stop))
     except core.Interrupted:
         raise CommandError("perft interrupted") from None
 
@@ -90,12 +90,12 @@ def cmd_perft(server: Server, args: list[str]) -> str:
 def cmd_analyze(server: Server, args: list[str]) -> str:
     if args and args[0].lower() == "live":
         arity(args, 1, 2, usage="analyze live [<interval_ms>]")
-        return analysis.analyze_live(server, args[1:])
+        return analyze.analyze_live(server, args[1:])
     arity(args, 0, 1, usage="analyze [<time_ms>] | analyze live [<interval_ms>]")
     limit = float(whole_number(args[0], "time")) if args else None
     if limit == 0:
         raise CommandError("the time must be at least 1 ms; without it the current limits apply")
-    return analysis.analyze(server, limit)
+    return analyze.analyze(server, limit)
 
 
 @command("eval")

@@ -20,7 +20,7 @@ from .games import DEFAULT_GAME, GAMES
 from .ponder import Ponder
 from .rules import COLOUR_NAMES, BadPosition, IllegalMove, UnreadableMove
 from .search import Options, Progress, Thought, Watch, think
-from .session import Control, Quit, Session
+from .serving import Control, Quit, Session
 from .splitmix64 import MASK64
 
 if TYPE_CHECKING:
@@ -150,7 +150,7 @@ class Server:
             self.ponder.after(cmd.name, self.game)
 
     def serve(self, stdin, stdout: TextIO, handle_signals: bool = False) -> None:
-        """Serve commands until quit or end of input (engine/session.py)."""
+        """Serve commands until quit or end of input (engine/serving.py)."""
         Session(self, stdin, stdout, handle_signals).serve()
 
 
@@ -419,7 +419,7 @@ ANALYZE_COMMANDS = (
 
 @command("gogui-interrupt")
 def cmd_gogui_interrupt(server: Server, args: list[str]) -> str:
-    """Listed so GoGui knows it may send `# interrupt` lines (engine/session.py reads them)."""
+    """Listed so GoGui knows it may send `# interrupt` lines (engine/serving.py reads them)."""
     arity(args, 0, usage="gogui-interrupt")
     return ""
 

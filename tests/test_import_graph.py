@@ -85,7 +85,7 @@ def test_the_checker_sees_a_cycle():
 def test_the_graph_reads_relative_and_package_imports():
     graph = import_graph()
     assert "engine.commands" in graph["engine.server"]
-    assert "engine.gtp" in graph["engine.session"]
+    assert "engine.gtp" in graph["engine.serving"]
 
 
 def test_no_import_circle_in_engine():

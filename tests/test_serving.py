@@ -4,7 +4,7 @@ one that lands during a command with nothing to stop ends the session after the 
 import io
 
 from engine import gtp
-from engine.session import Session
+from engine.serving import Session
 
 
 class FakeServer:
