@@ -50,20 +50,6 @@ def guarded(run: Callable[[Optional[Sequence[str]]], int], argv: Optional[Sequen
         return 130
 
 
-def run_script(main) -> None:
-    """Run a script's main(): its return value is the exit status; no traceback when our
-    output closes early (`| head -1`: exit quietly, status 0) or on Ctrl-C (status 130)."""
-    try:
-        status = main()
-        sys.stdout.flush()
-    except BrokenPipeError:
-        _silence_stdout()
-        status = 0
-    except KeyboardInterrupt:
-        status = 130
-    sys.exit(status)
-
-
 def _silence_stdout() -> None:
     """Point stdout at /dev/null, so the interpreter's flush at exit finds no closed pipe."""
     try:
@@ -170,9 +156,6 @@ def ray_init(tool: str, **kwargs):
 
 # --- inputs -----------------------------------------------------------------------------------
 
-MAX_WEIGHTS_BYTES = 1 << 20   # as `weights load`
-
-
 def read_input(path: str, limit: int, allow_stdin: bool = False) -> str:
     """A text file (or stdin for "-" where allowed), bounded; ToolError in one line."""
     from engine.bounded_read import InputError, read_text
@@ -185,7 +168,7 @@ def read_input(path: str, limit: int, allow_stdin: bool = False) -> str:
 def weights_text(path: str) -> str:
     """The text of a weights file (`weights load`'s format), bounded and checked; ToolError."""
     from engine import evaluation
-    text = read_input(path, MAX_WEIGHTS_BYTES)
+    text = read_input(path, evaluation.MAX_WEIGHTS_BYTES)  # the limit of `weights load`
     try:
         evaluation.parse_file(text)
     except evaluation.WeightsError as e:
