@@ -18,7 +18,6 @@ import zlib
 from dataclasses import dataclass
 
 from . import core
-from .rules import IllegalMove
 from .splitmix64 import SplitMix64
 
 FULL = 20
@@ -83,15 +82,9 @@ def candidate_moves(game, result: core.SearchResult) -> list[tuple[int, object, 
         actions = [core.decode_move(game.name, raw) for raw in line.pv]
         if actions and result.moves and actions[0] == result.moves[0]:
             actions = list(result.moves)  # the core's own whole turn for its best line
-        for count in (1, 2):  # a move is one or two of the line's first actions
-            if len(actions) < count:
-                break
-            try:
-                move = game.check_move(game.from_core(actions[:count]))
-            except (IllegalMove, IndexError, TypeError, ValueError):
-                continue
+        move = game.first_move(actions)
+        if move is not None:
             found.append((line.score, move, line))
-            break
     return found
 
 

@@ -14,7 +14,6 @@ import time
 from typing import Optional
 
 from . import core, levels
-from .rules import IllegalMove
 from .search import Thought, core_request, core_thought, time_limit_ms
 from .stop_flag import StopFlag
 
@@ -131,13 +130,6 @@ class Ponder:
 
 
 def predicted_reply(game, actions: list):
-    """The first whole move of `actions` (decoded core actions; TZAAR: one or two) as a
+    """The first whole move of `actions` (the PV's decoded core actions after our move) as a
     rules-checked move, or None."""
-    for count in (1, 2):
-        if len(actions) < count:
-            return None
-        try:
-            return game.check_move(game.from_core(actions[:count]))
-        except IllegalMove:
-            continue
-    return None
+    return game.first_move(actions)

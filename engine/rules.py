@@ -184,6 +184,18 @@ class GameBase(Generic[M]):
         """The core's decoded actions for one move (TZAAR: a whole turn) as a move."""
         return self._core_codec().to_move(self, actions)
 
+    def first_move(self, actions: list[tuple[str, int, int]]) -> Optional[M]:
+        """The rules-checked move a line of decoded core actions starts with (one or, for a
+        TZAAR turn, two of its actions), or None if the rules accept neither."""
+        for count in (1, 2):
+            if len(actions) < count:
+                return None
+            try:
+                return self.check_move(self.from_core(actions[:count]))
+            except (IllegalMove, IndexError, TypeError, ValueError):  # refused, or no move at all
+                continue
+        return None
+
     def core_action_text(self, action: tuple[str, int, int]) -> str:
         """One decoded core action (a PV entry) as text."""
         return self._core_codec().action_text(self, action)

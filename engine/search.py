@@ -198,9 +198,9 @@ def _choose(game, options: Options, clock: Clock, limit_ms: Optional[float],
         return Thought(forced, source="forced")
     if options.player == "random":
         return Thought(random_move(game, options.seed))
-    if options.player == "core" and core.AVAILABLE and not core.has_game(game.name):
-        return Thought(choose_move(game, options.seed), warning=f"{game.title} has no compiled core")
     if options.player == "core" and core.AVAILABLE:
+        if not core.has_game(game.name):
+            return Thought(choose_move(game, options.seed), warning=f"{game.title} has no compiled core")
         weaker = watch.play and options.level < levels.FULL
         think = _think_level if weaker else _think_core
         try:
@@ -239,6 +239,8 @@ def _solve(game, options: Options, limit_ms: Optional[float],
         move = game.check_move(game.from_core(solution.moves))
         line = pv_actions(game, solution.pv)
         pv = [game.core_action_text(action) for action in line]
+        pv_moves = line or list(solution.moves)  # a PV too short to give: the solved move
+        texts = pv if line else [game.core_action_text(action) for action in pv_moves]
     except Exception as e:  # noqa: BLE001 - a malformed answer: the search still answers
         log.error("solver suggested an illegal move %r (%s); searching instead", solution.moves,
                   _failure(e))
@@ -246,9 +248,7 @@ def _solve(game, options: Options, limit_ms: Optional[float],
     plies = len(solution.pv)
     if on_progress is not None:
         on_progress(Progress(plies, plies, solution.score, solution.nodes, solution.time_ms, pv))
-    pv_moves = line or list(solution.moves)
-    return Thought(move, solution.score, plies, solution.nodes, solution.time_ms,
-                   [game.core_action_text(action) for action in pv_moves], "solver",
+    return Thought(move, solution.score, plies, solution.nodes, solution.time_ms, texts, "solver",
                    pv_moves=pv_moves)
 
 
