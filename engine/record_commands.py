@@ -19,7 +19,6 @@ from .rules import COLOUR_NAMES
 if TYPE_CHECKING:
     from .server import Server
 
-MAX_RECORD_BYTES = 4 << 20  # the longest real record is a few kilobytes
 
 
 def _record_source(server: Server):
@@ -50,7 +49,7 @@ def cmd_loadrecord(server: Server, args: list[str]) -> str:
         upto = whole_number(args[-1], "move count")
         args = args[:-1]
     try:  # a regular file only: a FIFO or /dev/stdin (the protocol itself) would block
-        data = read_bytes(" ".join(args), MAX_RECORD_BYTES)
+        data = read_bytes(" ".join(args), records.MAX_RECORD_BYTES)
     except InputError as e:
         raise CommandError(str(e)) from None
     try:

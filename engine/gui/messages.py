@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import re
 
-MAX_RECORD_BYTES = 4 << 20         # the engine's own limit on a record file (protocol.md 5.5)
+from ..records import MAX_RECORD_BYTES  # the engine's own limit on a record file (protocol.md 5.5)
+
 MAX_MESSAGE_BYTES = MAX_RECORD_BYTES + (64 << 10)  # a record upload is the largest message
 # The WebSocket frame limit of the server: above any message we accept, so that a too large
 # upload gets our own error and the session (its game) goes on; a frame above even this closes

@@ -111,6 +111,7 @@ def _is_hex(text: str) -> bool:
 
 
 QUOTE_LIMIT = 40  # a record error quotes at most this much of the file
+MAX_RECORD_BYTES = 4 << 20  # the largest record file read (loadrecord, the tools, the GUI); a real one is a few kB
 
 
 def quote(text: str) -> str:

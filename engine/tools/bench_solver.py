@@ -20,12 +20,12 @@ import sys
 
 from engine import core
 from engine.bounded_read import InputError, read_bytes
+from engine.records import MAX_RECORD_BYTES
 from engine.records.formats import RecordError, read_record, replay
 from engine.tools import cli
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_RECORDS = os.path.join(HERE, "..", "..", "..", "shared", "records")
-MAX_RECORD_BYTES = 4 << 20   # as loadrecord
 FOLDERS = {"dvonn": "dvonn-boardspace", "tzaar": "littlegolem"}
 
 

@@ -31,8 +31,6 @@ from engine.games import GAMES
 from engine.tools import cli
 from engine.tools.cli import require_compiled
 
-MAX_RECORD_BYTES = 4 << 20   # as loadrecord
-
 
 class BridgeError(Exception):
     pass
@@ -90,7 +88,7 @@ def run(argv=None) -> int:
     time_command = (f"option movetime {args.movetime}" if args.movetime is not None
                     else f"time_control {args.gametime}")
     try:
-        data = read_bytes(args.record, MAX_RECORD_BYTES, allow_stdin=True)
+        data = read_bytes(args.record, records.MAX_RECORD_BYTES, allow_stdin=True)
         record = records.read_record(data)
     except (InputError, records.RecordError) as e:
         print(f"bridge: cannot read the record: {e}", file=sys.stderr)

@@ -22,12 +22,12 @@ from pathlib import Path
 
 from engine.bounded_read import InputError, read_bytes
 from engine.client import DEFAULT_ENGINE, EngineError, EngineProcess
+from engine.records import MAX_RECORD_BYTES
 from engine.review import Limits, ReviewError, read_record, review_record
 from engine.review.progress import ProgressBar
 from engine.tools import cli
 from engine.tools.cli import require_compiled
 
-MAX_RECORD_BYTES = 4 << 20   # as loadrecord
 EXTENSIONS = {"text": "txt", "json": "json", "html": "html"}
 
 
