@@ -73,9 +73,10 @@ class EngineTimeout(EngineDied):
 
 # --- children: environment, process groups, cleanup at exit and on signals ----------------------
 
-def default_env() -> dict:
-    """Our environment with this checkout importable: for the default engine only."""
-    env = dict(os.environ)
+def default_env(base: Optional[dict] = None) -> dict:
+    """`base` (default: our environment) with this package importable: for the default engine
+    and this package's own workers only."""
+    env = dict(os.environ if base is None else base)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     return env
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import shlex
 import sys
-from pathlib import Path
 from typing import Callable, Optional
+
+from ..client import default_env
 
 log = logging.getLogger("engine.gui")
 
@@ -28,9 +28,7 @@ class ReviewJob:
         self.engine_command = shlex.join(engine_argv)
         self.send = send
         # the worker is this package's own code: importable from wherever the GUI was started
-        self.env = dict(env if env is not None else os.environ)
-        root = str(Path(__file__).resolve().parents[2])
-        self.env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, self.env.get("PYTHONPATH")]))
+        self.env = default_env(env)
         self.task: Optional[asyncio.Task] = None
         self.proc: Optional[asyncio.subprocess.Process] = None
         self.cancelled = False
