@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, NoReturn, Optional, Sequence
 
-from engine.client import EngineError, EngineProcess
+from engine.client import PLAYER_LINE_LIMIT, EngineError, EngineProcess
 
 
 class ToolError(Exception):
@@ -185,7 +185,7 @@ def apply_weights(text: str, game: str, path: str = "weights") -> int:
         raise ToolError(f"{path}: {e}") from None
 
 
-MAX_LINE_BYTES = 4096   # a protocol line from a peer (a CodeCup move is a few bytes)
+MAX_LINE_BYTES = PLAYER_LINE_LIMIT   # a CodeCup line, read from a peer as the client reads a player's
 
 
 def bounded_lines(stream, name: str = "standard input", limit: int = MAX_LINE_BYTES):
