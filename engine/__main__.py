@@ -10,7 +10,7 @@ from . import ENGINE_NAME, __version__
 
 
 def seed_value(text: str) -> int:
-    from .arguments import CommandError, whole_number
+    from .protocol.arguments import CommandError, whole_number
     from .splitmix64 import MASK64
     try:
         return whole_number(text, "seed", 0, MASK64)
@@ -69,7 +69,7 @@ def main(argv=None) -> int:
         return 0  # started with stdin or stdout closed: no command can arrive or be answered
     try:
         from . import core
-        from .server import main_loop
+        from .protocol.server import main_loop
         if not core.AVAILABLE:
             logging.getLogger("engine").warning(
                 "the compiled core is unavailable, the Python player plays: %s",

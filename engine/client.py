@@ -36,7 +36,7 @@ import threading
 from pathlib import Path
 from typing import Callable, Optional
 
-from . import gtp
+from .protocol import gtp
 
 log = logging.getLogger("engine.client")
 

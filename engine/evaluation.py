@@ -1,4 +1,4 @@
-"""The named evaluation seen from the protocol: `eval` (term by term) and `weights`.
+"""The named evaluation as text: the weights file, the weights listing and `eval`'s term table.
 
 The weights live in the compiled core (csrc/<game>/<game>_eval.h), one set per game for the
 whole process: newgame does not reset them.  A weights file is what `weights` prints:

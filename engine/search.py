@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Callable, Optional
 
 from . import book, core, levels
 from .clock import Clock
-from .options import Options
 from .player import choose_move, random_move
 from .stop_flag import StopFlag
 
 if TYPE_CHECKING:
     from .ponder import Ponder
+    from .protocol.options import Options
 
-__all__ = ["Options", "Progress", "Thought", "Watch", "core_request", "think", "time_limit_ms",
+__all__ = ["Progress", "Thought", "Watch", "core_request", "think", "time_limit_ms",
            "time_limits"]
 
 log = logging.getLogger("engine.search")

@@ -2,7 +2,7 @@
 
 It knows nothing of the compiled core: engine.core gives it an int32 cell the C search polls
 the first time the flag is passed to it (`core_cell`), and set/clear keep that cell in step.
-So the serving layer (engine.serving) holds stop flags without importing cffi."""
+So the serving layer (engine.protocol.serving) holds stop flags without importing cffi."""
 from __future__ import annotations
 
 from typing import Any

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import gtp
+from engine.protocol import gtp
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

@@ -6,9 +6,9 @@ import random
 import pytest
 
 from engine import core
+from engine.protocol.server import format_info
 from engine.rules import perft
 from engine.search import progress
-from engine.server import format_info
 from engine.stop_flag import StopFlag
 
 pytestmark = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")

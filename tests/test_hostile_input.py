@@ -28,11 +28,11 @@ from conftest import REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import gtp
-from engine.gtp import MAX_LINE_BYTES
+from engine.protocol import gtp
+from engine.protocol.gtp import MAX_LINE_BYTES
 
 try:
-    from engine.server import COMMANDS, Quit, Server
+    from engine.protocol.server import COMMANDS, Quit, Server
 except ImportError:  # pragma: no cover - the server is being reworked
     COMMANDS, Quit, Server = {}, Exception, None
 
@@ -310,7 +310,7 @@ def state(server) -> tuple:
     return replies + (repr(getattr(server, "clock", None)),)
 
 
-@pytest.mark.skipif(Server is None, reason="engine.server does not import")
+@pytest.mark.skipif(Server is None, reason="engine.protocol.server does not import")
 @settings(max_examples=250, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                  HealthCheck.data_too_large])
@@ -351,7 +351,7 @@ FIXED_SERVER_BUGS = {  # found by this file, fixed since: they stay here as plai
 }
 
 
-@pytest.mark.skipif(Server is None, reason="engine.server does not import")
+@pytest.mark.skipif(Server is None, reason="engine.protocol.server does not import")
 @pytest.mark.parametrize("setup,line", FIXED_SERVER_BUGS.values(), ids=FIXED_SERVER_BUGS.keys())
 def test_fixed_server_bug(setup, line):
     check_refused_in_process(setup, line)
@@ -365,7 +365,7 @@ def check_refused_in_process(setup, line):
     assert state(server) == before
 
 
-@pytest.mark.skipif(Server is None, reason="engine.server does not import")
+@pytest.mark.skipif(Server is None, reason="engine.protocol.server does not import")
 def test_a_handler_that_raises_gets_one_error_reply_and_serving_goes_on(monkeypatch):
     def boom(server, args):
         raise RuntimeError("a bug")

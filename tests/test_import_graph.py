@@ -84,8 +84,8 @@ def test_the_checker_sees_a_cycle():
 
 def test_the_graph_reads_relative_and_package_imports():
     graph = import_graph()
-    assert "engine.commands" in graph["engine.server"]
-    assert "engine.gtp" in graph["engine.serving"]
+    assert "engine.protocol.commands" in graph["engine.protocol.server"]
+    assert "engine.protocol.gtp" in graph["engine.protocol.serving"]
 
 
 def test_no_import_circle_in_engine():

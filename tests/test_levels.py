@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from engine import core, gtp, levels
-from engine.arguments import CommandError
+from engine import core, levels
 from engine.clock import Clock
 from engine.games.dvonn.rules import DvonnGame
 from engine.games.tzaar.rules import TzaarGame
-from engine.options import Options
 from engine.player import random_move
+from engine.protocol import gtp
+from engine.protocol.arguments import CommandError
+from engine.protocol.options import Options
+from engine.protocol.server import Server
 from engine.search import Watch, think
-from engine.server import Server
 from engine.splitmix64 import SplitMix64
 
 needs_core = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")

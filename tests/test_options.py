@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import core, options
-from engine.arguments import CommandError
-from engine.options import Options
+from engine import core
+from engine.protocol import options
+from engine.protocol.arguments import CommandError
+from engine.protocol.options import Options
 
 
 def test_setting_hash_allocates_the_table_through_its_hook(monkeypatch):
@@ -40,7 +41,7 @@ def test_level_and_elo_keep_each_other_in_step():
 
 
 def test_through_the_protocol_a_refused_hash_is_a_question_mark(monkeypatch):
-    from engine.server import COMMANDS, Server
+    from engine.protocol.server import COMMANDS, Server
 
     def refuse(mb):
         raise core.CoreError("no memory")

@@ -9,8 +9,9 @@ from engine.clock import Clock
 from engine.games import GAMES
 from engine.levels import LEVELS
 from engine.ponder import Ponder, predicted_reply
-from engine.search import Options, Thought, Watch, core_request, think
-from engine.server import Server
+from engine.protocol.options import Options
+from engine.protocol.server import Server
+from engine.search import Thought, Watch, core_request, think
 
 needs_core = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")
 
@@ -102,7 +103,7 @@ def test_the_solver_comes_before_the_core_and_the_core_before_the_python_player(
 def test_server_think_passes_book_and_ponder_only_to_genmove(monkeypatch):
     server = Server()
     seen = []
-    monkeypatch.setattr("engine.server.think", lambda *a, **k: seen.append(
+    monkeypatch.setattr("engine.protocol.server.think", lambda *a, **k: seen.append(
         (k["book_on"], k["ponder"])) or Thought("x"))
     server.think()
     server.think(500)

@@ -17,7 +17,7 @@ import pytest
 from conftest import REPO, EngineClient, transcript
 
 from engine import core
-from engine.server import Server
+from engine.protocol.server import Server
 
 needs_core = pytest.mark.skipif(not core.AVAILABLE, reason="the compiled core is unavailable")
 HANG = 120  # seconds: only a hung engine takes this long

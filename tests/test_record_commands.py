@@ -1,12 +1,13 @@
-"""loadrecord, printrecord and gogui-analyze_commands (engine/server.py, records section)."""
+"""loadrecord, printrecord and gogui-analyze_commands (engine/protocol/server.py, records section)."""
 from __future__ import annotations
 
 import pytest
 
-from engine import gtp, records
+from engine import records
 from engine.games.tzaar.openings import random_opening
 from engine.games.tzaar.rules import TzaarGame
-from engine.server import COMMANDS, Server
+from engine.protocol import gtp
+from engine.protocol.server import COMMANDS, Server
 
 DVONN_PLACEMENTS = ("G2 C1 F5 D1 H5 G5 I1 E1 F2 F1 E4 E5 J2 G1 B2 B1 H1 G4 D3 C2 E3 F4 C4 D4 A2 "
                     "A1 D2 E2 A3 G3 D5 F3 I5 C3 H2 H3 K3 H4 K5 I4 I3 J5 I2 B3 J4 J3 K4 B4").split()

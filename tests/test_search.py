@@ -12,7 +12,8 @@ from engine.clock import Clock
 from engine.games import SPECS
 from engine.games.dvonn.rules import DvonnGame
 from engine.games.tzaar.rules import TzaarGame
-from engine.search import Options, think
+from engine.protocol.options import Options
+from engine.search import think
 
 
 class FakeResult:

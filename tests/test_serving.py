@@ -3,8 +3,8 @@ is read but before its search or perft started must stop that search (the engine
 one that lands during a command with nothing to stop ends the session after the reply."""
 import io
 
-from engine import gtp
-from engine.serving import Session
+from engine.protocol import gtp
+from engine.protocol.serving import Session
 
 
 class FakeServer:

@@ -15,7 +15,7 @@ DEFAULT_PORT = 8765
 def whole_number_from(low: int, high: int):
     """An argparse type: the engine's one whole-number reader, its message as argparse's."""
     def parse(text: str) -> int:
-        from ..arguments import CommandError, whole_number
+        from ..protocol.arguments import CommandError, whole_number
         try:
             return whole_number(text, "number", low, high)
         except CommandError:

@@ -169,7 +169,7 @@ def bench_startup(starts: int) -> dict:
 
 def import_profile(top: int = 12) -> list[tuple[int, str]]:
     """-X importtime of the engine: (cumulative µs, module), biggest first."""
-    done = subprocess.run([sys.executable, "-X", "importtime", "-c", "import engine.server"],
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", "import engine.protocol.server"],
                           cwd=str(REPO), capture_output=True, text=True)
     rows = []
     for line in done.stderr.splitlines():
@@ -228,7 +228,7 @@ def bench_legal_moves(runs: int, openings: int) -> list[tuple[str, int, float, s
 # --- profiling in process -----------------------------------------------------------------------------
 
 def profile_in_process(lines: list[bytes], label: str, top: int = 14) -> None:
-    from engine.server import Server
+    from engine.protocol.server import Server
 
     server = Server()
     data = b"".join(line + b"\n" for line in lines)
@@ -289,7 +289,7 @@ def run(argv=None) -> int:
     engine_ms = median_ms(boot["engine"])
     print(f"  verdict: {'ok' if engine_ms <= TARGET_STARTUP_MS else 'MISSES'}; engine's own share "
           f"(median minus bare interpreter) {engine_ms - median_ms(boot['bare']):.0f} ms")
-    print("  biggest imports of engine.server (cumulative ms, python -X importtime):")
+    print("  biggest imports of engine.protocol.server (cumulative ms, python -X importtime):")
     for micros, module in import_profile():
         print(f"    {micros / 1000:7.1f}  {module}")
 

@@ -31,7 +31,7 @@ from collections import defaultdict
 from engine import book, core
 from engine.clock import Clock
 from engine.games import GAMES, SPECS
-from engine.options import Options
+from engine.protocol.options import Options
 from engine.ray_tasks import ray_map
 from engine.search import Watch, think
 from engine.tools import cli

@@ -24,7 +24,7 @@ import sys
 from engine import core
 from engine.clock import Clock
 from engine.games import GAMES
-from engine.options import Options
+from engine.protocol.options import Options
 from engine.ray_tasks import ray_map
 from engine.search import think
 from engine.tools import cli

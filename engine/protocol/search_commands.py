@@ -1,14 +1,15 @@
 """The protocol's search, time and option commands: option, time_settings, time_left,
 time_control, perft, analyze, eval and weights (protocol.md §6).
 
-The searching itself is engine.search's and engine.analyze's, the evaluation
+The searching itself is engine.search's and engine.protocol.analyze's, the evaluation
 tables engine.evaluation's; these handlers read arguments and format replies.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import analyze, core, evaluation
+from .. import core, evaluation
+from . import analyze
 from .arguments import CommandError, arity, colour, whole_number
 from .commands import command
 

@@ -38,8 +38,8 @@ import threading
 from collections import deque
 from typing import Callable, Iterator, Optional, TextIO
 
+from ..stop_flag import StopFlag
 from . import gtp
-from .stop_flag import StopFlag
 
 log = logging.getLogger("engine")
 

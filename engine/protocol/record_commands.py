@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..bounded_read import InputError, read_bytes
+from ..rules import COLOUR_NAMES
 from .arguments import CommandError, arity, whole_number
-from .bounded_read import InputError, read_bytes
 from .commands import command
-from .rules import COLOUR_NAMES
 
 if TYPE_CHECKING:
     from .server import Server
@@ -40,7 +40,7 @@ def _record_source(server: Server):
 
 @command("loadrecord")
 def cmd_loadrecord(server: Server, args: list[str]) -> str:
-    from . import records
+    from .. import records
     usage = "loadrecord <path> [<moves>]"
     if not args:
         raise CommandError(f"wrong number of arguments; usage: {usage}")
@@ -72,7 +72,7 @@ def cmd_loadrecord(server: Server, args: list[str]) -> str:
 
 @command("printrecord")
 def cmd_printrecord(server: Server, args: list[str]) -> str:
-    from . import records
+    from .. import records
     arity(args, 0, usage="printrecord")
     opening, moves = _record_source(server)
     game = server.game

@@ -6,11 +6,11 @@ replies) the session's, reached through ``server.control``.
 """
 from __future__ import annotations
 
-from . import core
+from .. import core
+from ..rules import perft as rules_perft
+from ..search import Progress, Watch
+from ..stop_flag import StopFlag
 from .arguments import CommandError
-from .rules import perft as rules_perft
-from .search import Progress, Watch
-from .stop_flag import StopFlag
 
 LIVE_INTERVAL_MS = 200
 LIVE_INTERVAL_RANGE = (10, 60_000)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .rules import COLOUR_NAMES, parse_colour
+from ..rules import COLOUR_NAMES, parse_colour
 
 MAX_DIGITS = 15  # the protocol's whole numbers: times, counts, depths (a seed may have 20)
 

@@ -1,7 +1,7 @@
 """The command table: every protocol command's handler, registered by name with @command.
 
-The handler modules (engine/server.py, record_commands.py, search_commands.py) fill it when
-they are imported; engine.server imports the other two at its top, so the table is complete
+The handler modules (engine/protocol/server.py, record_commands.py, search_commands.py) fill it when
+they are imported; engine.protocol.server imports the other two at its top, so the table is complete
 once the server is, with no import circle (handlers know the Server only as a type)."""
 from __future__ import annotations
 

@@ -12,19 +12,21 @@ import logging
 import sys
 from typing import TYPE_CHECKING, Optional, TextIO
 
-from . import ENGINE_NAME, __version__, core, gtp, record_commands, search_commands  # noqa: F401 - importing them registers their commands
+from .. import ENGINE_NAME, __version__, core
+from ..clock import Clock
+from ..games import DEFAULT_GAME, GAMES
+from ..ponder import Ponder
+from ..rules import COLOUR_NAMES, BadPosition, IllegalMove, UnreadableMove
+from ..search import Progress, Thought, Watch, think
+from ..splitmix64 import MASK64
+from . import gtp, record_commands, search_commands  # noqa: F401 - importing them registers their commands
 from .arguments import CommandError, arity, colour, whole_number
-from .clock import Clock
 from .commands import COMMANDS, command
-from .games import DEFAULT_GAME, GAMES
-from .ponder import Ponder
-from .rules import COLOUR_NAMES, BadPosition, IllegalMove, UnreadableMove
-from .search import Options, Progress, Thought, Watch, think
+from .options import Options
 from .serving import Control, Quit, Session
-from .splitmix64 import MASK64
 
 if TYPE_CHECKING:
-    from .records import GameRecord
+    from ..records import GameRecord
 
 log = logging.getLogger("engine")
 
@@ -150,7 +152,7 @@ class Server:
             self.ponder.after(cmd.name, self.game)
 
     def serve(self, stdin, stdout: TextIO, handle_signals: bool = False) -> None:
-        """Serve commands until quit or end of input (engine/serving.py)."""
+        """Serve commands until quit or end of input (engine/protocol/serving.py)."""
         Session(self, stdin, stdout, handle_signals).serve()
 
 
@@ -419,7 +421,7 @@ ANALYZE_COMMANDS = (
 
 @command("gogui-interrupt")
 def cmd_gogui_interrupt(server: Server, args: list[str]) -> str:
-    """Listed so GoGui knows it may send `# interrupt` lines (engine/serving.py reads them)."""
+    """Listed so GoGui knows it may send `# interrupt` lines (engine/protocol/serving.py reads them)."""
     arity(args, 0, usage="gogui-interrupt")
     return ""
 

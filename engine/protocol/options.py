@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Callable, Optional
 
-from . import core, levels
+from .. import core, levels
+from ..splitmix64 import MASK64
 from .arguments import CommandError, whole_number
-from .splitmix64 import MASK64
 
 OnChange = Callable[["Options"], None]
 
