@@ -96,6 +96,12 @@ def spec(name: str) -> GameSpec:
     return SPECS[name]
 
 
+def titles() -> str:
+    """The registered games' titles as words: "DVONN and TZAAR" (for descriptions)."""
+    names = [s.title for s in SPECS.values()]
+    return " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def load_module(module: str) -> list[str]:
     """Import a module whose import registers games; the names it added (ValueError if none)."""
     known, before = module in sys.modules, set(SPECS)
