@@ -125,7 +125,10 @@ def test_the_game_names_counter_skips_comments_docstrings_and_the_games_folders(
         '"""DVONN in a docstring."""\n# TZAAR in a comment\nGAME = "dvonn"  # counted\n'
         'def f():\n    """tzaar again"""\n    return "Tzaar"\n')
     (tmp_path / "engine" / "tools" / "match.py").write_text('DEFAULT = "tzaar"\n')
-    (tmp_path / "engine" / "tools" / "codecup.py").write_text('GAME = "dvonn"\n')
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "codecup").write_text(  # a Python launcher: counted
+        '#!/usr/bin/env python3\nfrom engine.games.dvonn.codecup import main\n')
+    (tmp_path / "scripts" / "sanitize").write_text("#!/usr/bin/env bash\n# dvonn\ncp -r csrc/dvonn x\n")
     (tmp_path / "engine" / "gui" / "static").mkdir(parents=True)
     (tmp_path / "engine" / "gui" / "static" / "board.js").write_text(
         '// dvonn\nconst a = "tzaar"; /* dvonn\n dvonn */ const b = 1;\n')
@@ -138,5 +141,6 @@ def test_the_game_names_counter_skips_comments_docstrings_and_the_games_folders(
                          'engine/server.py:6: return "Tzaar"',
                          "3 code lines outside the games' folders and the tools: "
                          "engine/server.py 2, engine/gui/static/board.js 1"]
-    assert "1 code lines in the other tools: engine/tools/match.py 1" in lines
-    assert "1 code lines in the one-game tools: engine/tools/codecup.py 1" in lines
+    assert lines[-3:] == ["engine/tools/match.py:1: DEFAULT = \"tzaar\"",  # the shell script not
+                          "scripts/codecup:2: from engine.games.dvonn.codecup import main",
+                          "2 code lines in the tools: engine/tools/match.py 1, scripts/codecup 1"]
