@@ -50,6 +50,26 @@ def test_the_tiny_game_is_registered_through_the_same_spec(tiny_hex):
         load_module("colorsys")
 
 
+def test_the_tools_leave_out_a_game_that_declares_them_nothing(tiny_hex):
+    from engine.games.tool_data import ToolData
+    from engine.tools import bench, bench_protocol, bench_solver, littlegolem_site, referee
+    assert SPECS["tinyhex"].tools == ToolData()
+    assert "tinyhex" not in bench.plans() and "tinyhex" not in bench_solver.record_games()
+    assert not any(name.startswith("tinyhex") for name in bench_protocol.scenarios())
+    assert "tinyhex" not in bench_protocol.big_turn_games() + littlegolem_site.played_games()
+    assert "tinyhex" not in referee.codecup_games()
+    with pytest.raises(ValueError, match="no LittleGolem move form for the game 'tinyhex'"):
+        littlegolem_site.site_move("tinyhex", "A1")
+
+
+def test_place_names_the_game_at_hand(tiny):
+    tiny.ok("newgame tinyhex")
+    tiny.ok("replay A1 B1 A2 B2 C2 B3 C3")
+    assert tiny.ask("place A1") == (False, "place is for Tiny Hex's placement phase")
+    tiny.ok("newgame tzaar")
+    assert tiny.ask("place A1") == (False, "place is for a placement phase; TZAAR has none")
+
+
 def test_the_tiny_rules(tiny_hex):
     TinyHexGame, board = tiny_hex.TinyHexGame, tiny_hex.BOARD
     game = TinyHexGame.start()

@@ -15,9 +15,9 @@ fishtest's generalised SPRT on the pentanomial model (the distribution of the
 pair scores 0, 1/2, 1, 3/2, 2 over finished pairs; logistic Elo).  Engines run
 in their own process groups, so Ctrl-C reaches only the referee: the first
 stops starting games and lets those in progress finish, a second abandons them
-(unfinished games are never counted).  Engine B may instead speak the CodeCup 2011 DVONN
-protocol (`--b-codecup CMD`; one process per game; a game whose GameSpec.tools
-has its notation).  Prints a running score,
+(unfinished games are never counted).  Engine B may instead speak a CodeCup protocol
+(`--b-codecup CMD`, one process per game; the CodeCup 2011 DVONN protocol, for a game
+whose GameSpec.tools has a CodeCup notation).  Prints a running score,
 the final score with an Elo estimate and its 95 % error, and writes one record
 line per game when --records is given.
 
@@ -188,15 +188,14 @@ def parse_args(argv=None):
     parser.add_argument("--increment", type=int, default=0, help="ms added per move with --gametime")
     parser.add_argument("--openings", choices=["fixed", "random"], default="fixed",
                         help="a game with seeded layouts: the fixed layout or seeded random layouts in pairs")
-    prefixes = (("random_openings", "--random-openings", "openings", 0, "N",
-                 "a game without seeded layouts: N random opening prefixes, each played twice"),
-                ("opening_plies", "--opening-plies", "opening-plies", 6, "P",
-                 "moves in each random opening prefix (default 6)"))
-    for dest, flag, old, default, metavar, text in prefixes:
-        parser.add_argument(flag, dest=dest, action=Spelled, type=int, default=default, metavar=metavar, help=text)
-        parser.set_defaults(**{f"{dest}_flag": flag})
-        for name, rules in GAMES.items():  # the old per-game spellings (--<game>-openings), hidden
-            if not rules.has_openings:
+    parser.add_argument("--random-openings", action=Spelled, type=int, default=0, metavar="N",
+                        help="a game without seeded layouts: N random opening prefixes, each played twice")
+    parser.add_argument("--opening-plies", action=Spelled, type=int, default=6, metavar="P",
+                        help="moves in each random opening prefix (default 6)")
+    parser.set_defaults(random_openings_flag="--random-openings", opening_plies_flag="--opening-plies")
+    for name, rules in GAMES.items():  # the old per-game spellings (--dvonn-openings), hidden
+        if not rules.has_openings:
+            for old, dest in (("openings", "random_openings"), ("opening-plies", "opening_plies")):
                 parser.add_argument(f"--{name}-{old}", dest=dest, action=Spelled, type=int,
                                     default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
