@@ -42,9 +42,10 @@ def _null_stderr():
 
 
 def main(argv=None) -> int:
+    from .games import titles
     parser = argparse.ArgumentParser(
         prog="gipf-engine",
-        description=f"{ENGINE_NAME} {__version__}: DVONN and TZAAR engine speaking a "
+        description=f"{ENGINE_NAME} {__version__}: {titles()} engine speaking a "
                     "GTP-style protocol on stdin/stdout (see protocol.md).")
     parser.add_argument("--seed", type=seed_value, default=0,
                         help="seed for reproducible play (default 0)")

@@ -9,8 +9,9 @@ import pytest
 from conftest import REPO
 
 from engine import core
+from engine.games.dvonn import train_net
 from engine.games.dvonn.rules import DvonnGame
-from engine.tools import train_net, tune
+from engine.tools import tune
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("scipy")

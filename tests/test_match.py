@@ -82,7 +82,7 @@ def test_tiny_match_with_random_players(tmp_path):
     records = tmp_path / "games.txt"
     result = run_match("--game", "dvonn", "--a", engine, "--b", engine,
                        "--a-setup", "option player random", "--b-setup", "option player random",
-                       "--dvonn-openings", "1", "--dvonn-opening-plies", "4", "--concurrency", "2",
+                       "--random-openings", "1", "--opening-plies", "4", "--concurrency", "2",
                        "--sprt", "0", "50", "0.05", "0.05", "--records", str(records))
     assert result.returncode == 0, result.stderr
     assert "dvonn, 2 games:" in result.stdout and "SPRT:" in result.stdout
@@ -129,6 +129,29 @@ def test_codecup_opponent():
                        "--b-codecup", f"{sys.executable} scripts/codecup --setup 'option player random'")
     assert result.returncode == 0, result.stderr
     assert "dvonn, 2 games:" in result.stdout and "forfeit" not in result.stdout
+
+
+def test_the_old_per_game_spellings_of_the_opening_flags_still_work(capsys):
+    base = ["--game", "dvonn", "--a", "x", "--b", "y"]
+    new = match.parse_args(base + ["--random-openings", "3", "--opening-plies", "2"])
+    old = match.parse_args(base + ["--dvonn-openings", "3", "--dvonn-opening-plies", "2"])
+    assert (new.random_openings, new.opening_plies, new.games) == (old.random_openings, old.opening_plies,
+                                                                    old.games) == (3, 2, 6)
+    assert "--dvonn-openings" not in match_help(capsys)  # hidden
+    for flag in ("--random-openings", "--dvonn-openings"):  # a message names the flag as typed
+        with pytest.raises(SystemExit):
+            match.parse_args(base + [flag, "-1"])
+        assert f"{flag} must not be negative" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        match.parse_args(["--game", "tzaar", "--a", "x", "--b", "y", "--dvonn-openings", "2"])
+    assert "--dvonn-openings is for games without seeded layouts; TZAAR has --openings random" \
+        in capsys.readouterr().err
+
+
+def match_help(capsys) -> str:
+    with pytest.raises(SystemExit):
+        match.parse_args(["--help"])
+    return capsys.readouterr().out
 
 
 def test_argument_checks():

@@ -50,6 +50,26 @@ def test_the_tiny_game_is_registered_through_the_same_spec(tiny_hex):
         load_module("colorsys")
 
 
+def test_the_tools_leave_out_a_game_that_declares_them_nothing(tiny_hex):
+    from engine.games.tool_data import ToolData
+    from engine.tools import bench, bench_protocol, bench_solver, littlegolem_site, referee
+    assert SPECS["tinyhex"].tools == ToolData()
+    assert "tinyhex" not in bench.plans() and "tinyhex" not in bench_solver.record_games()
+    assert not any(name.startswith("tinyhex") for name in bench_protocol.scenarios())
+    assert "tinyhex" not in bench_protocol.big_turn_games() + littlegolem_site.played_games()
+    assert "tinyhex" not in referee.codecup_games()
+    with pytest.raises(ValueError, match="no LittleGolem move form for the game 'tinyhex'"):
+        littlegolem_site.site_move("tinyhex", "A1")
+
+
+def test_place_names_the_game_at_hand(tiny):
+    tiny.ok("newgame tinyhex")
+    tiny.ok("replay A1 B1 A2 B2 C2 B3 C3")
+    assert tiny.ask("place A1") == (False, "place is for Tiny Hex's placement phase")
+    tiny.ok("newgame tzaar")
+    assert tiny.ask("place A1") == (False, "place is for a placement phase; TZAAR has none")
+
+
 def test_the_tiny_rules(tiny_hex):
     TinyHexGame, board = tiny_hex.TinyHexGame, tiny_hex.BOARD
     game = TinyHexGame.start()
@@ -125,7 +145,10 @@ def test_the_game_names_counter_skips_comments_docstrings_and_the_games_folders(
         '"""DVONN in a docstring."""\n# TZAAR in a comment\nGAME = "dvonn"  # counted\n'
         'def f():\n    """tzaar again"""\n    return "Tzaar"\n')
     (tmp_path / "engine" / "tools" / "match.py").write_text('DEFAULT = "tzaar"\n')
-    (tmp_path / "engine" / "tools" / "codecup.py").write_text('GAME = "dvonn"\n')
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "codecup").write_text(  # a Python launcher: counted
+        '#!/usr/bin/env python3\nfrom engine.games.dvonn.codecup import main\n')
+    (tmp_path / "scripts" / "sanitize").write_text("#!/usr/bin/env bash\n# dvonn\ncp -r csrc/dvonn x\n")
     (tmp_path / "engine" / "gui" / "static").mkdir(parents=True)
     (tmp_path / "engine" / "gui" / "static" / "board.js").write_text(
         '// dvonn\nconst a = "tzaar"; /* dvonn\n dvonn */ const b = 1;\n')
@@ -138,5 +161,6 @@ def test_the_game_names_counter_skips_comments_docstrings_and_the_games_folders(
                          'engine/server.py:6: return "Tzaar"',
                          "3 code lines outside the games' folders and the tools: "
                          "engine/server.py 2, engine/gui/static/board.js 1"]
-    assert "1 code lines in the other tools: engine/tools/match.py 1" in lines
-    assert "1 code lines in the one-game tools: engine/tools/codecup.py 1" in lines
+    assert lines[-3:] == ["engine/tools/match.py:1: DEFAULT = \"tzaar\"",  # the shell script not
+                          "scripts/codecup:2: from engine.games.dvonn.codecup import main",
+                          "2 code lines in the tools: engine/tools/match.py 1, scripts/codecup 1"]

@@ -10,8 +10,10 @@ import io
 import re
 import subprocess
 import sys
+import tomllib
 
 import pytest
+from conftest import REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +23,13 @@ TOOLS = ["bench", "bench_live", "bench_protocol", "bench_solver", "book", "bridg
 VALUES = ["dvonn", "tzaar", "both", "0", "1", "-1", "7", "0.5", "-0.5", "1e9", "nan", "inf", "x",
           "", "-", "'", '"', "a;b", "/nonexistent", "/nonexistent/x", "/dev/zero", "/dev/null",
           "search_lmp:3:0:10:1", "dvonn.field:1:0:2:1", "fixed", "random", "text", "json", "w"]
+
+
+def tool_module(name: str):
+    """The tool's module, where pyproject.toml's console command gipf-<name> finds it (a
+    one-game tool's is in its game's folder)."""
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
+    return importlib.import_module(scripts[f"gipf-{name.replace('_', '-')}"].split(":")[0])
 
 
 class Stopped(BaseException):
@@ -66,7 +75,7 @@ WORK = {  # module -> the names replaced by a stand-in
 
 def options_of(name: str) -> list[str]:
     """The options a tool's --help lists."""
-    module = importlib.import_module(f"engine.tools.{name}")
+    module = tool_module(name)
     saved = sys.stdout
     sys.stdout = io.StringIO()
     try:
@@ -91,7 +100,7 @@ def argv_for(tool_options: list[str]):
 
 @pytest.mark.parametrize("name", TOOLS)
 def test_random_command_lines_end_cleanly(name, options, monkeypatch, tmp_path, capsys):
-    module = importlib.import_module(f"engine.tools.{name}")
+    module = tool_module(name)
     for attribute, stand_in in WORK[name].items():
         monkeypatch.setattr(module, attribute, stand_in)
     monkeypatch.setitem(sys.modules, "ray", NoRay)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import subprocess
 import sys
 
@@ -16,8 +17,15 @@ TOOLS = ["bench", "bench_live", "bench_protocol", "bench_solver", "book", "bridg
          "selfplay", "spsa", "train_net", "tune"]
 
 
+def tool_target(name: str) -> str:
+    """The module:function pyproject.toml's console command gipf-<name> runs."""
+    import tomllib
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
+    return scripts[f"gipf-{name.replace('_', '-')}"]
+
+
 def tool(name: str):
-    return importlib.import_module(f"engine.tools.{name}")
+    return importlib.import_module(tool_target(name).split(":")[0])
 
 
 def run_main(name: str, argv: list[str], capsys) -> tuple[int, str, str]:
@@ -97,7 +105,7 @@ def test_standard_input_is_read_bounded(capsys, monkeypatch):
 
 def test_codecup_refuses_an_endless_input_line():
     with open("/dev/zero", "rb") as zero:
-        result = process("engine.tools.codecup", stdin=zero)
+        result = process(tool_target("codecup").split(":")[0], stdin=zero)
     assert result.returncode == 1 and result.stdout == ""
     assert "longer than 4096 bytes" in one_line(result.stderr)
 
@@ -114,7 +122,7 @@ def test_review_with_an_engine_that_cannot_start(engine, reason, tmp_path, capsy
 
 
 def test_codecup_with_an_engine_that_cannot_start():
-    result = process("engine.tools.codecup", "--engine", "/nonexistent", stdin=subprocess.DEVNULL)
+    result = process(tool_target("codecup").split(":")[0], "--engine", "/nonexistent", stdin=subprocess.DEVNULL)
     assert result.returncode == 1
     assert one_line(result.stderr) == ("codecup ERROR: cannot start engine ('/nonexistent'): "
                                        "No such file or directory")
@@ -253,7 +261,7 @@ def test_bridge_and_review_refuse_a_python_player_unless_allowed(fake_engine, tm
 
 
 def test_codecup_refuses_a_python_player(fake_engine):
-    result = process("engine.tools.codecup", "--engine", fake_engine(PYTHON_ONLY),
+    result = process(tool_target("codecup").split(":")[0], "--engine", fake_engine(PYTHON_ONLY),
                      stdin=subprocess.DEVNULL)
     assert result.returncode == 1 and "does not run the compiled core" in one_line(result.stderr)
 
@@ -271,12 +279,11 @@ def test_a_seat_that_never_answers_genmove_loses_each_game(fake_engine, capsys):
 
 
 def test_every_console_command_names_a_tools_main():
-    import tomllib
-    scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
+    """In engine/tools/, or for a tool that is one game's by nature in that game's folder."""
     for name in TOOLS:
-        command = f"gipf-{name.replace('_', '-')}"
-        assert scripts[command] == f"engine.tools.{name}:main"
+        assert re.fullmatch(rf"engine\.(tools|games\.[a-z_]+)\.{name}:main", tool_target(name)), name
         assert callable(tool(name).main) and (REPO / "scripts" / name).is_file()
+    assert tool_target("codecup") == "engine.games.dvonn.codecup:main"
 
 
 @pytest.mark.parametrize("name, argv", [

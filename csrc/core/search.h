@@ -25,12 +25,12 @@
     X(search_lmp, D(search_lmp), "late-move pruning near the horizon outside the PV: quiet moves after this many x depth (0 = off)") \
     X(search_lmp_depth, D(search_lmp_depth), "... at remaining depths up to this (1..6)") \
     X(search_countermove, D(search_countermove), "ordering bonus of the reply that refuted the previous move (0 = off; 0..499)") \
-    X(search_phase_extension, D(search_phase_extension), "plies added to a line crossing into a new phase (DVONN stacking; 0..2)") \
+    X(search_phase_extension, D(search_phase_extension), "plies added to a line crossing into a new phase (0..2)") \
     X(search_rfp, D(search_rfp), "reverse futility: outside the PV, a static score this much per ply above beta cuts (0 = off; 0..100000)") \
     X(search_rfp_depth, D(search_rfp_depth), "... at remaining depths up to this (1..20)") \
     X(search_futility, D(search_futility), "futility: outside the PV, quiet moves are not searched when the static score plus this per ply is below alpha (0 = off; 0..100000)") \
-    X(search_nullmove, D(search_nullmove), "null-move pruning: depth reduction of the imagined pass (0 = off; 1..6; DVONN stacking only)") \
-    X(search_whole_turns, D(search_whole_turns), "iterations at even depths only after depth 2 (whole TZAAR turns; a depth limit is still reached; 0 = off, 1 = on)")
+    X(search_nullmove, D(search_nullmove), "null-move pruning: depth reduction of the imagined pass (0 = off; 1..6; only where the game imagines a pass)") \
+    X(search_whole_turns, D(search_whole_turns), "iterations at even depths only after depth 2 (whole turns of two actions; a depth limit is still reached; 0 = off, 1 = on)")
 
 #define SEARCH_NO_DEFAULT(name) 0  /* the struct and its indexes need no default */
 #define SEARCH_TUNING_NAMES(X) SEARCH_TUNING(X, SEARCH_NO_DEFAULT)

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable, Optional
 
 from ..rules import GameBase
+from .tool_data import ToolData
 
 CoreAction = tuple[str, int, int]  # (kind, from, to) as engine/core.py decodes a core move
 
@@ -65,6 +66,7 @@ class GameSpec:
     source_notation: Optional[Callable[[Any, str], str]] = None  # a move as the record's source writes it
     gui: Optional[GuiData] = None  # None: the GUI draws grey pieces with their letters
     book_file: Optional[str] = None  # its opening book in engine/data (engine/book.py); None: no book
+    tools: ToolData = ToolData()  # what the tools (engine/tools) ask of it; the default: nothing
 
     @property
     def name(self) -> str:
@@ -94,6 +96,12 @@ def register(spec: GameSpec) -> GameSpec:
 def spec(name: str) -> GameSpec:
     """The spec of a registered game (KeyError if there is none)."""
     return SPECS[name]
+
+
+def titles() -> str:
+    """The registered games' titles as words: "DVONN and TZAAR" (for descriptions)."""
+    names = [s.title for s in SPECS.values()]
+    return " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def load_module(module: str) -> list[str]:

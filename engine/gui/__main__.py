@@ -24,9 +24,10 @@ def whole_number_from(low: int, high: int):
 
 
 def main(argv=None) -> int:
+    from ..games import titles
     parser = argparse.ArgumentParser(
         prog="gipf-gui",
-        description="Play and analyse DVONN and TZAAR in a browser against the engine. "
+        description=f"Play and analyse {titles()} in a browser against the engine. "
                     "Serves on 127.0.0.1 only; each browser tab gets its own engine process.")
     parser.add_argument("--port", type=whole_number_from(0, 65535), default=DEFAULT_PORT,
                         help=f"port on 127.0.0.1 (default {DEFAULT_PORT}; 0 = any free port)")

@@ -273,8 +273,11 @@ def cmd_move(server: Server, args: list[str]) -> str:
 @command("place")
 def cmd_place(server: Server, args: list[str]) -> str:
     arity(args, 1, usage="place <point>")
-    if server.game.phase != "placement":
-        raise CommandError("place is for DVONN's placement phase")
+    game = server.game
+    if game.phase != "placement":
+        if type(game).start().phase == "placement":  # a game that opens by placing pieces
+            raise CommandError(f"place is for {game.title}'s placement phase")
+        raise CommandError(f"place is for a placement phase; {game.title} has none")
     return server.play(args[0])
 
 

@@ -1,7 +1,7 @@
 """Benchmark of the compiled core (engine/core.py); one run, medians printed.
 
-Positions (fixed, reproducible): random games played with random.Random(seed)
-by the Python rules.  DVONN: seeds 11..14, cut after 20 (placement), 49
+Positions (fixed, reproducible; each game's GameSpec.tools.bench): random games
+played with random.Random(seed) by the Python rules.  DVONN: seeds 11..14, cut after 20 (placement), 49
 (first stack move), 58 and 66 plies.  TZAAR: seeds 21..24 (fixed opening),
 cut after 3, 6, 9 and 12 turns.
 
@@ -24,18 +24,14 @@ import sys
 import time
 
 from engine import core
-from engine.games import GAMES
+from engine.games import GAMES, SPECS
 from engine.rules import perft
 from engine.tools import cli
 
-# Per game: seeds, plies to cut at, then (min ply, depth) for perft, for the SMP test and
-# for --fixed-depth.
-# DVONN cuts after 20 (placement), 49 (first stack move), 58 and 66 plies; TZAAR after
-# 3, 6, 9 and 12 turns; perft runs on late positions (depth 1 is mostly call overhead).
-PLAN = {
-    "dvonn": (range(11, 15), (20, 49, 58, 66), (45, 3), (49, 7), (49, 7)),
-    "tzaar": (range(21, 25), (3, 6, 9, 12), (12, 2), (0, 4), (1, 5)),
-}
+
+def plans() -> dict:
+    """Each game's bench positions (its GameSpec.tools.bench), for the games that have them."""
+    return {name: spec.tools.bench for name, spec in SPECS.items() if spec.tools.bench is not None}
 
 
 def positions(game: str, seeds, cuts) -> list:
@@ -192,8 +188,9 @@ def run(argv=None) -> int:
                     help="search time per position in the nodes/s and depth stage (default 1000)")
     ap.add_argument("--quick", action="store_true", help="fewer positions, shorter searches")
     ap.add_argument("--fixed-depth", action="store_true",
-                    help="only fixed-depth searches (DVONN 7 in movement, TZAAR 5), timed "
-                         "best of three: comparable across builds on a loaded machine")
+                    help="only fixed-depth searches ("
+                         + ", ".join(f"{GAMES[g].title} {plan.fixed[1]}" for g, plan in plans().items())
+                         + "), timed best of three: comparable across builds on a loaded machine")
     ap.add_argument("--against", metavar="TREE",
                     help="with the fixed-depth searches: also run each with TREE's compiled core "
                          "(a checkout with engine/_core*.so built), alternately, in CPU time")
@@ -215,11 +212,11 @@ def run(argv=None) -> int:
         print("bench: --rounds must be at least 1", file=sys.stderr)
         return 1
     print(f"core {core.core_version()}")
-    for game, (seeds, cuts, (perft_ply, perft_depth), (smp_ply, smp_depth),
-               (fixed_ply, fixed_depth)) in PLAN.items():
+    for game, plan in plans().items():
         if not core.has_game(game):
             continue
-        games = positions(game, seeds, cuts)
+        (perft_ply, perft_depth), (smp_ply, smp_depth), (fixed_ply, fixed_depth) = plan.perft, plan.smp, plan.fixed
+        games = positions(game, plan.seeds, plan.cuts)
         if other is not None:
             bench_against(game, [g for g in games if g.ply >= fixed_ply], fixed_depth, other, a.rounds)
             continue

@@ -1,11 +1,13 @@
 """Protocol benchmarks through a real pipe (subprocess with stdin/stdout pipes, no pty).
 
-  (a) round trips: `play` + `undo` pairs in DVONN placement, DVONN movement and TZAAR,
+  (a) round trips: `play` + `undo` pairs in each game's scenarios (GameSpec.tools: DVONN
+      placement, DVONN movement and TZAAR),
       pipelined in batches and strictly one request at a time -> commands/s (median of runs)
   (b) start-up: spawn to the first reply (`name`), median over N starts, next to a bare
       Python interpreter doing the same read/reply
-  (c) `legal_moves` on big TZAAR positions: Black's first turn after a White opening capture
-      (fixed layout, ~6,000 turns) and random openings with more than 10,000 turns
+  (c) `legal_moves` on big positions (GameSpec.tools.big_turn_after; TZAAR): Black's first
+      turn after a White opening capture (fixed layout, ~6,000 turns) and random openings with
+      more than 10,000 turns
 
 Targets: >= 10,000 commands/s, <= 150 ms start-up.
 
@@ -27,23 +29,27 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Optional
 
+from engine.games import SPECS
 from engine.tools import cli
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = [sys.executable, "-m", "engine"]
-DVONN_POINTS = ("A1 B1 C1 D1 E1 F1 G1 H1 I1 A2 B2 C2 D2 E2 F2 G2 H2 I2 J2 A3 B3 C3 D3 E3 F3 G3 H3 "
-                "I3 J3 K3 B4 C4 D4 E4 F4 G4 H4 I4 J4 K4 C5 D5 E5 F5 G5 H5 I5 J5 K5")
 TARGET_CPS = 10_000
 TARGET_STARTUP_MS = 150
 
-# name -> (setup commands, the move pair: play line, then undo)
-SCENARIOS = {
-    "dvonn placement": (["newgame dvonn", "replay D3 E3 F3 A1"], "play w B1"),
-    "dvonn movement": (["newgame dvonn", "replay " + DVONN_POINTS], "play w E1-F1"),
-    "tzaar opening": (["newgame tzaar"], "play w A5xA4"),
-    "tzaar turn": (["newgame tzaar", "replay A5xA4"], None),  # the pair's move is found at run time
-}
+
+
+def scenarios() -> dict:
+    """name -> (setup commands, the move pair's play line, None: found at run time), from each
+    game's GameSpec.tools.protocol_scenarios."""
+    found = {}
+    for name, spec in SPECS.items():
+        for scenario in spec.tools.protocol_scenarios:
+            setup = [f"newgame {name}"] + ([f"replay {scenario.moves}"] if scenario.moves else [])
+            found[f"{name} {scenario.label}"] = (setup, scenario.play)
+    return found
 
 
 class Engine:
@@ -101,8 +107,7 @@ def median_ms(samples: list[float]) -> float:
 
 # --- (a) round trips ----------------------------------------------------------------------------
 
-def scenario_pair(engine: Engine, name: str) -> list[bytes]:
-    setup, play = SCENARIOS[name]
+def scenario_pair(engine: Engine, setup: list[str], play: Optional[str]) -> list[bytes]:
     for line in setup:
         engine.ask(line)
     if play is None:
@@ -116,8 +121,8 @@ def bench_round_trips(runs: int, pairs: int) -> dict:
     results = {}
     engine = Engine()
     try:
-        for name in SCENARIOS:
-            pair = scenario_pair(engine, name)
+        for name, (setup, play) in scenarios().items():
+            pair = scenario_pair(engine, setup, play)
             before = engine.ask("position")
             batch = pair * pairs
             piped, single = [], []
@@ -179,14 +184,20 @@ def import_profile(top: int = 12) -> list[tuple[int, str]]:
     return sorted(rows, reverse=True)[:top]
 
 
-# --- (c) legal_moves on big TZAAR positions ---------------------------------------------------------
+# --- (c) legal_moves on big positions ---------------------------------------------------------------
 
-def find_big_openings(engine: Engine, wanted: int, seeds: range) -> list[tuple[int, str, int]]:
-    """(seed, White's opening capture, Black's turn count) with more than 10,000 turns."""
+def big_turn_games() -> list[str]:
+    """The games whose GameSpec.tools.big_turn_after names a first move with a long reply list."""
+    return [name for name, spec in SPECS.items() if spec.tools.big_turn_after]
+
+
+def find_big_openings(engine: Engine, game: str, wanted: int, seeds: range) -> list[tuple[int, str, int]]:
+    """(seed, White's first move, Black's turn count) with more than 10,000 turns, in seeded
+    random layouts."""
     found = []
     have_perft = engine.ask("known_command perft") == "true"
     for seed in seeds:
-        engine.ask(f"newgame tzaar random {seed}")
+        engine.ask(f"newgame {game} random {seed}")
         best = (0, "")
         for capture in engine.ask("legal_moves").split("\n"):
             engine.ask(f"play w {capture}")
@@ -203,13 +214,17 @@ def find_big_openings(engine: Engine, wanted: int, seeds: range) -> list[tuple[i
     return found
 
 
-def bench_legal_moves(runs: int, openings: int) -> list[tuple[str, int, float, str]]:
+def bench_legal_moves(game: str, runs: int, openings: int) -> list[tuple[str, int, float, str]]:
     engine = Engine()
     rows = []
     try:
-        positions = [("tzaar fixed, after A5xA4", "newgame tzaar", "A5xA4")]
-        for seed, capture, _ in find_big_openings(engine, openings, range(1, 400)):
-            positions.append((f"tzaar random {seed}, after {capture}", f"newgame tzaar random {seed}", capture))
+        first = SPECS[game].tools.big_turn_after
+        assert first is not None, "one of big_turn_games()"
+        positions = [(f"{game} fixed, after {first}", f"newgame {game}", first)]
+        if SPECS[game].rules.has_openings:
+            for seed, capture, _ in find_big_openings(engine, game, openings, range(1, 400)):
+                positions.append((f"{game} random {seed}, after {capture}", f"newgame {game} random {seed}",
+                                  capture))
         for label, setup, capture in positions:
             engine.ask(setup)
             engine.ask(f"play w {capture}")
@@ -293,11 +308,14 @@ def run(argv=None) -> int:
     for micros, module in import_profile():
         print(f"    {micros / 1000:7.1f}  {module}")
 
-    rows = bench_legal_moves(runs=3 if args.quick else 7, openings=2 if args.quick else 3)
-    print("\n(c) legal_moves on Black's first TZAAR turn (request to last byte of the reply), ms")
-    print(f"  {'position':<38} {'turns':>7} {'median ms':>10} {'µs/turn':>8}")
-    for label, count, median, _ in rows:
-        print(f"  {label:<38} {count:>7,} {median:>10.1f} {median * 1000 / count:>8.2f}")
+    rows = []
+    for game in big_turn_games():
+        found = bench_legal_moves(game, runs=3 if args.quick else 7, openings=2 if args.quick else 3)
+        print(f"\n(c) legal_moves on Black's first {SPECS[game].title} turn (request to last byte of the reply), ms")
+        print(f"  {'position':<38} {'turns':>7} {'median ms':>10} {'µs/turn':>8}")
+        for label, count, median, _ in found:
+            print(f"  {label:<38} {count:>7,} {median:>10.1f} {median * 1000 / count:>8.2f}")
+        rows += found
 
     print("\nrerun:")
     print("  gipf-bench-protocol            # this table")
@@ -307,14 +325,15 @@ def run(argv=None) -> int:
         print(f"  printf '{commands}\\n' | python3 -m engine   # {label}")
 
     if args.profile:
-        for name in SCENARIOS:
-            setup, play = SCENARIOS[name][0], trips[name][2]
+        for name, (setup, _) in scenarios().items():
+            play = trips[name][2]
             lines = [line.encode() for line in setup] + [play.encode(), b"undo"] * 2000
             profile_in_process(lines, f"{name}: {play} / undo")
-        label, _, _, how = rows[-1]
-        lines = [line.encode() for line in how.split("; ")] * 1
-        lines = lines[:-1] + [b"legal_moves"] * 3
-        profile_in_process(lines, f"legal_moves x3, {label}")
+        if rows:
+            label, _, _, how = rows[-1]
+            lines = [line.encode() for line in how.split("; ")] * 1
+            lines = lines[:-1] + [b"legal_moves"] * 3
+            profile_in_process(lines, f"legal_moves x3, {label}")
     return 0
 
 

@@ -1,7 +1,8 @@
 """How far from the end the exact endgame solver (core.solve) finishes, on real games.
 
-For each finished game record (DVONN: the Boardspace games of ../shared/records in
-name order, those that reach the natural end; TZAAR: the LittleGolem games), walk
+For each finished game record (in name order, those that reach the natural end, from the
+folder of ../shared/records each game's GameSpec.tools.solver_records names: DVONN: the
+Boardspace games; TZAAR: the LittleGolem games), walk
 back from the end one move at a time (DVONN: a stack move or pass; TZAAR: a whole
 turn), solving each position from an empty solver table within --time-ms, and
 report the earliest move before the end solved within the budget (the walk stops
@@ -20,18 +21,23 @@ import sys
 
 from engine import core
 from engine.bounded_read import InputError, read_bytes
+from engine.games import SPECS
 from engine.records import MAX_RECORD_BYTES
 from engine.records.formats import RecordError, read_record, replay
 from engine.tools import cli
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_RECORDS = os.path.join(HERE, "..", "..", "..", "shared", "records")
-FOLDERS = {"dvonn": "dvonn-boardspace", "tzaar": "littlegolem"}
+
+
+def record_games() -> dict:
+    """name -> where its finished records are and what one move is called (GameSpec.tools)."""
+    return {name: spec.tools.solver_records for name, spec in SPECS.items() if spec.tools.solver_records}
 
 
 def finished_games(records: str, game: str, limit: int):
     """(name, rules objects from the first movement position to the end) per finished game."""
-    folder = os.path.join(records, FOLDERS[game])
+    folder = os.path.join(records, record_games()[game].folder)
     try:
         names = sorted(os.listdir(folder))
     except OSError as e:
@@ -87,7 +93,8 @@ def main(argv=None) -> int:
 
 def run(argv=None) -> int:
     ap = cli.parser("bench_solver", __doc__)
-    ap.add_argument("--game", choices=("dvonn", "tzaar", "both"), default="both",
+    games = record_games()
+    ap.add_argument("--game", choices=(*games, "both"), default="both",
                     help="the records of which game (default both)")
     ap.add_argument("--games", type=int, default=20, help="records per game (default 20)")
     ap.add_argument("--time-ms", type=float, default=1000, help="budget per position (default 1000)")
@@ -101,17 +108,17 @@ def run(argv=None) -> int:
     if not os.path.isdir(a.records):
         print(f"bench_solver: no records folder {a.records!r} (--records)", file=sys.stderr)
         return 1
-    unit = {"dvonn": "moves", "tzaar": "turns"}
-    for game in (("dvonn", "tzaar") if a.game == "both" else (a.game,)):
+    for game in (tuple(games) if a.game == "both" else (a.game,)):
+        unit = games[game].unit
         found = []
         for name, record in finished_games(a.records, game, a.games):
             back, stacks, small, ms = earliest_solved(record, a.time_ms, search if a.search else solve)
             found.append(back)
-            print(f"{game} {name}: solved {back} {unit[game]} before the end "
+            print(f"{game} {name}: solved {back} {unit} before the end "
                   f"(stacks {stacks}, endgame_small {small}, {ms:.0f} ms)", flush=True)
         if found:
             what = "proven by the search" if a.search else "solved"
-            print(f"{game}: median {statistics.median(found)} {unit[game]} before the end {what} "
+            print(f"{game}: median {statistics.median(found)} {unit} before the end {what} "
                   f"within {a.time_ms:.0f} ms over {len(found)} games (min {min(found)}, max {max(found)})",
                   flush=True)
     return 0

@@ -5,7 +5,7 @@ placements) prints the moves thought, the median and the 90th percentile think, 
 time per game spent in that range with its share of the engine's whole-game time.
 
 Example:
-  gipf-match --game dvonn --gametime 5000 --dvonn-openings 20 --think-times thinks.csv ...
+  gipf-match --game dvonn --gametime 5000 --random-openings 20 --think-times thinks.csv ...
   gipf-clock-profile thinks.csv --bucket 10
 """
 from __future__ import annotations

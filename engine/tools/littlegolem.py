@@ -27,7 +27,7 @@ from engine import records
 from engine.bounded_read import InputError, read_text
 from engine.client import DEFAULT_ENGINE, EngineError, EngineProcess
 from engine.tools.bridge import BridgeError, next_move  # the record -> move logic, shared
-from engine.tools.littlegolem_site import PostRejected, PostUnknown, Site, SiteError, site_move
+from engine.tools.littlegolem_site import PostRejected, PostUnknown, Site, SiteError, played_games, site_move
 from engine.tools.littlegolem_state import PostedMoves, StateError
 
 log = logging.getLogger("gipf-littlegolem")
@@ -35,7 +35,7 @@ log = logging.getLogger("gipf-littlegolem")
 PASSWORD_VARIABLE = "LITTLEGOLEM_PASSWORD"
 PASSWORD_LIMIT = 4096
 CONFIG_LIMIT = 1 << 20
-GAMES = ("dvonn", "tzaar")
+GAMES = tuple(played_games())  # the games LittleGolem plays (each game's GameSpec.tools)
 
 
 class UsageError(Exception):

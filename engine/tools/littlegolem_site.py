@@ -20,7 +20,7 @@ from http.cookiejar import CookieJar
 from typing import Optional
 
 from engine import records
-from engine.games.dvonn import notation as dvonn_notation
+from engine.games import SPECS, spec
 
 LOGIN_PATH = "/jsp/login/"
 GAME_LIST_PATH = "/jsp/game/"
@@ -33,15 +33,13 @@ USER_AGENT = "gipf-littlegolem (Gipfbot)"
 
 log = logging.getLogger("gipf-littlegolem")
 
-# The record downloads (TZAAR's SGF-like form, DVONN's text), tried in this order: the game
-# list does not say which game a gid is, the content does (a DVONN record found at the
-# first address is still read as DVONN).
+# The record downloads (one game's SGF-like form, another's text), tried in this order: the
+# game list does not say which game a gid is, so neither can the address; the content does
+# (a record found at another game's address is still read as its own game's).
 RECORD_FORMS = ("/servlet/sgf/{gid}/game{gid}.txt", "/servlet/sgf/{gid}/game.txt")
 
 _GID = re.compile(r"game\.jsp\?(?:[^\"'>\s]*&)?gid=(\d+)")
 _PASSWORD_INPUT = re.compile(r"<input\b[^>]*\b(?:type|name)\s*=\s*[\"']?password\b", re.I)
-_TZAAR_MOVE = re.compile(r"[k-s]{4}(?:-(?:[k-s]{4}|pass))?")
-_DVONN_ROWS = "edcba"       # row 1 = e ... row 5 = a: rows counted from the top
 
 
 class SiteError(Exception):
@@ -71,28 +69,19 @@ class _NotLoggedIn(SiteError):
 _SESSION_STATUSES = (401, 403)
 
 
-def site_move(game: str, move: str) -> str:
-    """A move in its record's notation as LittleGolem's move form takes it.
+def played_games() -> list[str]:
+    """The games LittleGolem plays: those whose GameSpec.tools has a LittleGolem move form."""
+    return [name for name, game in SPECS.items() if game.tools.littlegolem_move is not None]
 
-    TZAAR: the record notation itself ('qmrl', 'prqq-kplp', 'osoq-pass').  DVONN: two
-    letters per point, the column and the row counted from the top (row 5 = 'a' ... row 1 =
-    'e'): 'g2' -> 'gd', 'a2b2' -> 'adbd', 'pass' -> 'pass'.  ValueError for anything else.
-    """
-    text = move.strip().lower()
-    if game == "tzaar":
-        if not _TZAAR_MOVE.fullmatch(text):
-            raise ValueError(f"{move!r} is not a LittleGolem TZAAR move")
-        return text
-    if game != "dvonn":
+
+def site_move(game: str, move: str) -> str:
+    """A move in its record's notation as LittleGolem's move form takes it (the game's
+    GameSpec.tools.littlegolem_move: e.g. DVONN 'g2' -> 'gd', TZAAR 'prqq-kplp' as it is).
+    ValueError for anything else."""
+    form = spec(game).tools.littlegolem_move if game in SPECS else None
+    if form is None:
         raise ValueError(f"no LittleGolem move form for the game {game!r}")
-    try:
-        canonical = dvonn_notation.dvonn_canonical(text)
-    except records.RecordError as e:
-        raise ValueError(f"{move!r} is not a DVONN move: {e}") from None
-    if canonical == "pass":
-        return "pass"
-    return "".join(point[0].lower() + _DVONN_ROWS[int(point[1]) - 1]
-                   for point in canonical.split("-"))
+    return form(move)
 
 
 def is_login_page(page: str) -> bool:
@@ -124,7 +113,7 @@ class Download:
     """A game's record as fetched: its game (from the content), the record, or why not."""
 
     gid: int
-    game: Optional[str]                 # 'dvonn' | 'tzaar' | None (another game, unreadable)
+    game: Optional[str]                 # a registered game's name | None (another game, unreadable)
     record: Optional[records.GameRecord]
     problem: Optional[str] = None       # why there is no record
 
@@ -272,7 +261,8 @@ class Site:
                 return Download(gid, game, None, f"an unreadable {game} record: {e}")
         if failed:  # the record may be behind the form that failed: try again later
             raise SiteError("; ".join(failed + tried))
-        return Download(gid, None, None, "not a DVONN or TZAAR record (" + "; ".join(tried) + ")")
+        games = " or ".join(spec(name).title for name in played_games())
+        return Download(gid, None, None, f"not a {games} record (" + "; ".join(tried) + ")")
 
     def post_move(self, gid: int, move: str) -> int:
         """Send a move (site notation); the HTTP status.  PostRejected when the site answers

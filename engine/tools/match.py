@@ -2,10 +2,12 @@
 
 A referee in this process keeps the authoritative game (the engine's own rules
 module), asks the side to act for `genmove` and tells the other side `play`.
-Colours alternate every game.  Openings: TZAAR random layouts come in seed
-pairs (each layout once with each colour); `--dvonn-openings N` makes N random
-DVONN placement prefixes of K placements from --seed, each also played twice
-with colours swapped.  `--concurrency N` plays N games at once, each worker
+Colours alternate every game.  Openings: a game's seeded random layouts (TZAAR's,
+`--openings random`) come in seed pairs (each layout once with each colour);
+for a game without them, `--random-openings N` makes N random prefixes of P moves
+(`--opening-plies P`; in DVONN placements) from --seed, each also played twice
+with colours swapped (the old spellings `--dvonn-openings`, `--dvonn-opening-plies`
+still work).  `--concurrency N` plays N games at once, each worker
 with its own pair of engine processes.  Games 2k and 2k+1 are a pair: the same
 opening, colours swapped.  `--sprt elo0 elo1 alpha beta` stops once the
 log-likelihood ratio leaves [log(beta/(1-alpha)), log((1-beta)/alpha)]; it is
@@ -13,21 +15,23 @@ fishtest's generalised SPRT on the pentanomial model (the distribution of the
 pair scores 0, 1/2, 1, 3/2, 2 over finished pairs; logistic Elo).  Engines run
 in their own process groups, so Ctrl-C reaches only the referee: the first
 stops starting games and lets those in progress finish, a second abandons them
-(unfinished games are never counted).  Engine B may instead speak the CodeCup 2011 DVONN
-protocol (`--b-codecup CMD`; one process per game).  Prints a running score,
+(unfinished games are never counted).  Engine B may instead speak a CodeCup protocol
+(`--b-codecup CMD`, one process per game; the CodeCup 2011 DVONN protocol, for a game
+whose GameSpec.tools has a CodeCup notation).  Prints a running score,
 the final score with an Elo estimate and its 95 % error, and writes one record
 line per game when --records is given.
 
 Examples:
   gipf-match --game dvonn --games 100 --movetime 1000 \\
       --a "python3 -m engine" --b "python3 -m engine" --b-setup "option player random"
-  gipf-match --game dvonn --dvonn-openings 50 --concurrency 4 --sprt 0 20 0.05 0.05 \\
+  gipf-match --game dvonn --random-openings 50 --concurrency 4 --sprt 0 20 0.05 0.05 \\
       --a "python3 -m engine" --b "/path/to/old/engine" --gametime 20000
   gipf-match --game dvonn --games 10 --a "python3 -m engine" \\
       --b-codecup "gipf-codecup --gametime 5000"
 """
 from __future__ import annotations
 
+import argparse
 import csv
 import queue
 import sys
@@ -36,10 +40,9 @@ import time
 from pathlib import Path
 from typing import Optional
 
-from engine.games import GAMES
-from engine.games.dvonn.notation import CODECUP_GAME
+from engine.games import GAMES, SPECS
 from engine.tools import cli
-from engine.tools.referee import Played, make_seats, play_game, random_prefixes
+from engine.tools.referee import Played, codecup_games, make_seats, play_game, random_prefixes
 from engine.tools.stats import elo_text, pentanomial_llr, sprt_bounds
 
 REPO = Path(__file__).resolve().parents[2]
@@ -150,28 +153,51 @@ def worker(args, indices: "queue.Queue[int]", tally: Tally, openings, errors: li
             done.set()
 
 
+def contest(game: str) -> str:
+    """The contest whose protocol the game's CodeCup players speak ("CodeCup 2011")."""
+    notation = SPECS[game].tools.codecup
+    assert notation is not None, "one of codecup_games()"
+    return notation.contest
+
+
+class Spelled(argparse.Action):
+    """Stores the value and the spelling given, so that a message names the flag as typed."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, values)
+        setattr(namespace, f"{self.dest}_flag", option_string)
+
+
 def parse_args(argv=None):
     parser = cli.parser("match", __doc__)
     parser.add_argument("--a", required=True, type=cli.command, help="command starting engine A")
     parser.add_argument("--b", type=cli.command, help="command starting engine B (our protocol)")
+    codecup = codecup_games()
     parser.add_argument("--b-codecup", metavar="CMD", type=cli.command,
-                        help="command starting a CodeCup 2011 DVONN player as B (instead of --b)")
+                        help="command starting a " + " or ".join(f"{contest(g)} {GAMES[g].title}" for g in codecup)
+                             + " player as B (instead of --b)")
     parser.add_argument("--codecup-timeout", type=float, default=60.0,
                         help="seconds to wait for a CodeCup move (default 60)")
     parser.add_argument("--a-setup", default="", help="';'-separated commands for A at start")
     parser.add_argument("--b-setup", default="", help="';'-separated commands for B at start")
     parser.add_argument("--game", choices=list(GAMES), required=True, help="the game to play")
     parser.add_argument("--games", type=int, help="games to play (default 10, or two per "
-                        "DVONN opening with --dvonn-openings)")
+                        "opening with --random-openings)")
     parser.add_argument("--movetime", type=int, default=1000, help="ms per move (default 1000)")
     parser.add_argument("--gametime", type=int, default=0, help="ms per side per game (overrides movetime)")
     parser.add_argument("--increment", type=int, default=0, help="ms added per move with --gametime")
     parser.add_argument("--openings", choices=["fixed", "random"], default="fixed",
-                        help="TZAAR: the fixed layout or seeded random layouts in pairs")
-    parser.add_argument("--dvonn-openings", type=int, default=0, metavar="N",
-                        help="DVONN: N random placement prefixes, each played twice")
-    parser.add_argument("--dvonn-opening-plies", type=int, default=6, metavar="K",
-                        help="placements in each DVONN opening prefix (default 6)")
+                        help="a game with seeded layouts: the fixed layout or seeded random layouts in pairs")
+    parser.add_argument("--random-openings", action=Spelled, type=int, default=0, metavar="N",
+                        help="a game without seeded layouts: N random opening prefixes, each played twice")
+    parser.add_argument("--opening-plies", action=Spelled, type=int, default=6, metavar="P",
+                        help="moves in each random opening prefix (default 6)")
+    parser.set_defaults(random_openings_flag="--random-openings", opening_plies_flag="--opening-plies")
+    for name, rules in GAMES.items():  # the old per-game spellings (--dvonn-openings), hidden
+        if not rules.has_openings:
+            for old, dest in (("openings", "random_openings"), ("opening-plies", "opening_plies")):
+                parser.add_argument(f"--{name}-{old}", dest=dest, action=Spelled, type=int,
+                                    default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
     parser.add_argument("--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
                         help="stop when the SPRT of elo0 against elo1 is decided")
@@ -189,22 +215,23 @@ def parse_args(argv=None):
     args = parser.parse_args(argv)
     if (args.b is None) == (args.b_codecup is None):
         parser.error("give exactly one of --b and --b-codecup")
-    if args.b_codecup and args.game != CODECUP_GAME:
-        parser.error(f"--b-codecup plays {GAMES[CODECUP_GAME].title} only (the CodeCup 2011 game)")
-    if args.b_codecup and args.dvonn_openings:
+    if args.b_codecup and args.game not in codecup:
+        parser.error("--b-codecup plays " + " or ".join(GAMES[g].title for g in codecup) + " only ("
+                     + ", ".join(f"the {contest(g)} game" for g in codecup) + ")")
+    if args.b_codecup and args.random_openings:
         parser.error("--b-codecup cannot start from an opening prefix: the CodeCup protocol "
                      "has no set-up command")
-    if args.dvonn_openings and GAMES[args.game].has_openings:
-        parser.error(f"--dvonn-openings is for games without seeded layouts; "
+    if args.random_openings and GAMES[args.game].has_openings:
+        parser.error(f"{args.random_openings_flag} is for games without seeded layouts; "
                      f"{GAMES[args.game].title} has --openings random")
     if args.concurrency < 1:
         parser.error("--concurrency must be at least 1")
     if args.games is not None and args.games < 1:
         parser.error("--games must be at least 1")
-    if args.dvonn_openings < 0:
-        parser.error("--dvonn-openings must not be negative")
-    if not 0 <= args.dvonn_opening_plies <= 40:
-        parser.error("--dvonn-opening-plies is 0 to 40")
+    if args.random_openings < 0:
+        parser.error(f"{args.random_openings_flag} must not be negative")
+    if not 0 <= args.opening_plies <= 40:
+        parser.error(f"{args.opening_plies_flag} is 0 to 40")
     if args.movetime < 0 or args.gametime < 0 or args.increment < 0 or args.move_timeout < 0:
         parser.error("times must not be negative")
     if not 0 < args.codecup_timeout < 1e6:
@@ -214,7 +241,7 @@ def parse_args(argv=None):
         if elo0 >= elo1 or not (0 < alpha < 1 and 0 < beta < 1):
             parser.error("--sprt needs elo0 < elo1 and 0 < alpha, beta < 1")
     if args.games is None:
-        args.games = 2 * args.dvonn_openings if args.dvonn_openings else 10
+        args.games = 2 * args.random_openings if args.random_openings else 10
     return args
 
 
@@ -227,8 +254,8 @@ def run(argv=None) -> int:
     for path, option in ((args.records, "--records"), (args.think_times, "--think-times")):
         if path is not None:
             cli.check_writable(path, option)  # before the games, not after them
-    openings = (random_prefixes(GAMES[args.game], args.dvonn_openings, args.dvonn_opening_plies,
-                                args.seed) if args.dvonn_openings else [])
+    openings = (random_prefixes(GAMES[args.game], args.random_openings, args.opening_plies,
+                                args.seed) if args.random_openings else [])
     if args.ray:
         cli.ray_init("match", runtime_env={"env_vars": {"PYTHONPATH": str(REPO)}})
     indices: "queue.Queue[int]" = queue.Queue()

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from engine.client import EngineError, EngineProcess, EngineTimeout, LinePlayer
-from engine.games import GAMES
-from engine.games.dvonn.notation import codecup_to_move, move_to_codecup
+from engine.games import GAMES, SPECS
+from engine.games.tool_data import LineNotation
 from engine.splitmix64 import SplitMix64
 from engine.tools.cli import require_compiled
 
@@ -38,7 +38,7 @@ def send_within(engine: EngineProcess, line: str, timeout: Optional[float]) -> t
 
 def random_prefixes(cls, count: int, plies: int, seed: int) -> list[list[str]]:
     """count random prefixes of `plies` moves from cls's standard start (SplitMix64 from seed):
-    openings for a game without seeded layouts (DVONN: placements)."""
+    openings for a game without seeded layouts (in DVONN: placements)."""
     rng = SplitMix64(seed)
     openings = []
     for _ in range(count):
@@ -103,11 +103,18 @@ class GtpSeat:
         self.engine.close()
 
 
-class CodecupSeat:
-    """A CodeCup 2011 DVONN player: a new process per game, one move per line."""
+def codecup_games() -> list[str]:
+    """The games a CodeCup player can play here: those whose GameSpec.tools has its notation."""
+    return [name for name, spec in SPECS.items() if spec.tools.codecup is not None]
 
-    def __init__(self, command: str, name: str, timeout: float) -> None:
+
+class CodecupSeat:
+    """A CodeCup player (its game's GameSpec.tools.codecup): a new process per game, one move
+    per line."""
+
+    def __init__(self, command: str, name: str, timeout: float, notation: LineNotation) -> None:
         self.command, self.name, self.timeout = command, name, timeout
+        self.notation = notation
         self.player: Optional[LinePlayer] = None
 
     def start(self, setup: list[str], colour: int) -> None:
@@ -119,13 +126,13 @@ class CodecupSeat:
         assert self.player is not None, "started for this game"
         line = self.player.receive(self.timeout)
         try:
-            return codecup_to_move(line)
+            return self.notation.to_move(line)
         except ValueError as e:
             raise EngineError(f"{self.name}: {e}") from None
 
     def play(self, side: int, move: str) -> None:
         assert self.player is not None, "started for this game"
-        self.player.send(move_to_codecup(move))
+        self.player.send(self.notation.from_move(move))
 
     def finish(self) -> None:
         if self.player is not None:
@@ -228,7 +235,9 @@ def make_seats(args) -> list:
     seats: list = [GtpSeat(args.a, "A", args.a_setup, compiled_only, margin)]
     try:
         if args.b_codecup:
-            seats.append(CodecupSeat(args.b_codecup, "B", args.codecup_timeout))
+            notation = SPECS[args.game].tools.codecup
+            assert notation is not None, "gipf-match checks the game has a CodeCup player"
+            seats.append(CodecupSeat(args.b_codecup, "B", args.codecup_timeout, notation))
         else:
             seats.append(GtpSeat(args.b, "B", args.b_setup, compiled_only, margin))
     except BaseException:

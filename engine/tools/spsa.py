@@ -27,7 +27,7 @@ recommendation (the mean of the centres) is in a comment there.
 Examples:
   gipf-spsa --game dvonn --iterations 500 --nodes 30000 --out tuned.txt \\
       dvonn.search_lmp:3:0:10:1 dvonn.search_lmr_base:100:0:300:20
-  gipf-match --game dvonn --dvonn-openings 200 --movetime 0 --sprt 0 10 0.05 0.05 \\
+  gipf-match --game dvonn --random-openings 200 --movetime 0 --sprt 0 10 0.05 0.05 \\
       --a "python3 -m engine" --a-setup "weights load tuned.txt;option nodes 50000" \\
       --b "python3 -m engine" --b-setup "option nodes 50000"
 """
@@ -288,7 +288,8 @@ def parse_args(argv=None):
                         help="command starting the engine (default: this checkout's)")
     parser.add_argument("--setup", default="", help="';'-separated commands for both engines first")
     parser.add_argument("--opening-plies", type=int, default=6,
-                        help="random placements in each DVONN opening (default 6)")
+                        help="random moves in each opening of a game without seeded layouts "
+                             "(default 6)")
     parser.add_argument("--seed", type=int, default=1,
                         help="seed of the openings, the engines and δ (default 1)")
     parser.add_argument("--concurrency", type=int, default=1, help="game pairs played at once")

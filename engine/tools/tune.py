@@ -180,11 +180,11 @@ def parse_args(argv=None):
                         help="share of the game result in the target, the rest the search "
                              "score's win probability (default 1: results only)")
     parser.add_argument("--phase", default="",
-                        help="only positions in this game phase (as `phase` names it, e.g. DVONN "
+                        help="only positions in this game phase (as `phase` names it, e.g. "
                              "placement or movement; default all)")
     parser.add_argument("--min-occupied", type=int, default=0, metavar="N",
-                        help="only positions with at least N points occupied (in DVONN placement: "
-                             "pieces placed)")
+                        help="only positions with at least N points occupied (in a placement "
+                             "phase: pieces placed)")
     parser.add_argument("--holdout", type=float, default=0.0, metavar="SHARE",
                         help="fit on the other games only and report the error on this share of "
                              "the games too (e.g. 0.2; default 0: fit on all), to tell whether new "

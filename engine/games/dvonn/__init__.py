@@ -14,6 +14,7 @@ from .littlegolem import (
     write_littlegolem_dvonn,
 )
 from .rules import DvonnGame
+from .tools import TOOLS
 
 
 def _is_boardspace(text, nodes) -> bool:
@@ -42,4 +43,5 @@ LITTLEGOLEM = RecordFormat(  # LittleGolem's DVONN text has no comment syntax
 
 SPEC = register(GameSpec(rules=DvonnGame, core=CODEC, record_formats=(BOARDSPACE, LITTLEGOLEM),
                          write_littlegolem=write_littlegolem_dvonn, source_notation=source_notation, gui=GUI,
-                         book_file="dvonn-book.txt"))  # the first placements (scripts/book)
+                         book_file="dvonn-book.txt",  # the first placements (scripts/book)
+                         tools=TOOLS))

@@ -157,3 +157,19 @@ def source_notation(record: GameRecord, move: str) -> str:
     if record.source == SOURCE_BOARDSPACE:
         return dvonn_to_boardspace(move)
     return dvonn_to_littlegolem(move)
+
+
+_SITE_ROWS = "edcba"  # the move form counts rows from the top: row 1 = 'e' ... row 5 = 'a'
+
+
+def site_move(move: str) -> str:
+    """A move in its record's notation as LittleGolem's move form takes it: two letters per
+    point, the column and the row counted from the top: 'g2' -> 'gd', 'a2b2' -> 'adbd',
+    'pass' -> 'pass'.  ValueError for anything else."""
+    try:
+        canonical = dvonn_canonical(move.strip().lower())
+    except RecordError as e:
+        raise ValueError(f"{move!r} is not a DVONN move: {e}") from None
+    if canonical == "pass":
+        return "pass"
+    return "".join(point[0].lower() + _SITE_ROWS[int(point[1]) - 1] for point in canonical.split("-"))

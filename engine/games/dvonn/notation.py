@@ -88,7 +88,6 @@ def is_placement(move: str) -> bool:
 
 
 # CodeCup 2011 DVONN players: one move per line, a placement 'D3', a stack move 'E3F3', 'PASS'.
-CODECUP_GAME = "dvonn"  # the game the CodeCup 2011 protocol plays (a GAMES name)
 
 def codecup_to_move(line: str) -> str:
     """'E3F3' -> 'E3-F3', 'D3' -> 'D3', 'PASS' -> 'pass' (ValueError if not a move)."""

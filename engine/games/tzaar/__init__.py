@@ -7,6 +7,7 @@ from .codec import CODEC
 from .gui import GUI
 from .littlegolem import SOURCE_LITTLEGOLEM_TZAAR, read_littlegolem_tzaar, source_notation, write_littlegolem_tzaar
 from .rules import TzaarGame
+from .tools import TOOLS
 
 
 def _is_littlegolem(text, nodes) -> bool:
@@ -20,4 +21,5 @@ LITTLEGOLEM = RecordFormat(
     write=write_littlegolem_tzaar, comments=True)
 
 SPEC = register(GameSpec(rules=TzaarGame, core=CODEC, record_formats=(LITTLEGOLEM,),
-                         write_littlegolem=write_littlegolem_tzaar, source_notation=source_notation, gui=GUI))
+                         write_littlegolem=write_littlegolem_tzaar, source_notation=source_notation, gui=GUI,
+                         tools=TOOLS))

@@ -1,6 +1,7 @@
 """LittleGolem TZAAR SGF: ``(;FF[TZAAR]...POS[..];W[qmrl];B[okol-popn];...)`` (read and write)."""
 from __future__ import annotations
 
+import re
 from typing import Optional, Sequence, Union
 
 from ...records.base import (
@@ -98,3 +99,15 @@ def write_littlegolem_tzaar(record: GameRecord, comments: Optional[Sequence[str]
 def source_notation(record: GameRecord, move: str) -> str:
     """A turn (our notation) as LittleGolem writes it."""
     return tzaar_to_littlegolem(move)
+
+
+_SITE_MOVE = re.compile(r"[k-s]{4}(?:-(?:[k-s]{4}|pass))?")
+
+
+def site_move(move: str) -> str:
+    """A move in its record's notation as LittleGolem's move form takes it: the record
+    notation itself ('qmrl', 'prqq-kplp', 'osoq-pass').  ValueError for anything else."""
+    text = move.strip().lower()
+    if not _SITE_MOVE.fullmatch(text):
+        raise ValueError(f"{move!r} is not a LittleGolem TZAAR move")
+    return text

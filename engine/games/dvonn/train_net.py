@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sys
 
-from engine.tools import cli
+from ...tools import cli
 
 CATEGORIES = 41   # a lone red, then own/enemy x height 1..5+ x red x mobile
 QA = 64           # first layer: the clip's 1.0 in integer units
@@ -31,7 +31,7 @@ SCALE = 100       # evaluation points per network output unit at `net` 100
 def cell_categories(cells) -> list[int]:
     """Per point, its category from White's view: 0 empty, 1 a lone red, 2 + ((colour x 5 + height
     bucket) x 2 + red) x 2 + mobile for a stack topped by White (colour 0) or Black (1)."""
-    from engine.games.dvonn import rules as dvonn
+    from . import rules as dvonn
     occupied = [bool(c) for c in cells]
     out = []
     for i, stack in enumerate(cells):
@@ -61,7 +61,7 @@ def load_positions(tune, paths, phase: str = "movement", min_occupied: int = 0):
     engine.tools.tune's load_data would use (`tune`: that module)."""
     import numpy as np
 
-    from engine import core
+    from ... import core
     rows: dict[str, list] = {k: [] for k in ("vals", "results", "scores", "games", "cats", "sides")}
     for game, result, score, number in tune.positions("dvonn", paths, phase, min_occupied):
         value = core.evaluate("dvonn", game.cells, game.side, game.core_phase)
@@ -247,14 +247,14 @@ def run(argv=None) -> int:
     import numpy as np
     from scipy.special import expit
 
-    from engine import core
-    from engine.games.dvonn.rules import BOARD
+    from ... import core
+    from .rules import BOARD
     if not core.AVAILABLE:
         print(f"train_net: the compiled core is unavailable: {core.UNAVAILABLE_REASON}", file=sys.stderr)
         return 1
     if any(w.name == "net" and w.value for w in core.eval_weights("dvonn")):
         core.set_weight("dvonn", "net", 0)  # a residual on the hand-written evaluation alone
-    from engine.tools import tune
+    from ...tools import tune
     if args.out:
         cli.check_writable(args.out)  # before the training, not after it
     values, results, scores, games, cats, sides = load_positions(tune, args.data)

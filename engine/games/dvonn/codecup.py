@@ -20,12 +20,12 @@ import logging
 import subprocess
 import sys
 
-from engine.client import DEFAULT_ENGINE, EngineError, EngineProcess
-from engine.games.dvonn.notation import codecup_to_move, move_to_codecup
-from engine.games.dvonn.rules import DvonnGame
-from engine.rules import IllegalMove
-from engine.tools import cli
-from engine.tools.cli import require_compiled
+from ...client import DEFAULT_ENGINE, EngineError, EngineProcess
+from ...rules import IllegalMove
+from ...tools import cli
+from ...tools.cli import require_compiled
+from .notation import codecup_to_move, move_to_codecup
+from .rules import DvonnGame
 
 log = logging.getLogger("codecup")
 

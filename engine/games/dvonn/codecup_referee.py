@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import sys
 
-from engine.client import EngineError, LinePlayer
-from engine.games.dvonn.notation import codecup_to_move
-from engine.games.dvonn.rules import DvonnGame
-from engine.rules import IllegalMove
-from engine.tools import cli
+from ...client import EngineError, LinePlayer
+from ...rules import IllegalMove
+from ...tools import cli
+from .notation import codecup_to_move
+from .rules import DvonnGame
 
 
 def referee(white: str, black: str, timeout: float, out=sys.stdout) -> tuple[int, str]:
