@@ -1,27 +1,27 @@
-"""TZAAR's strength levels (engine/levels.py): each level's search, candidates and
-temperature, and its Elo relative to full strength."""
+"""TZAAR's strength levels (engine/levels.py): each level's search, candidates, temperature and
+share of random moves, and its Elo relative to full strength."""
 from __future__ import annotations
 
 from ...levels import Level, LevelTable, check_table
 
 LEVELS: LevelTable = check_table({
-    1: Level(2, 0, 10, 1000.0, -1900),
-    2: Level(2, 0, 10, 500.0, -1800),
-    3: Level(2, 0, 10, 250.0, -1700),
-    4: Level(2, 0, 10, 165.0, -1600),
-    5: Level(2, 0, 10, 110.0, -1500),
-    6: Level(2, 0, 10, 75.0, -1400),
-    7: Level(2, 0, 10, 50.0, -1300),
-    8: Level(2, 0, 10, 33.0, -1200),
-    9: Level(2, 0, 10, 22.0, -1100),
-    10: Level(4, 0, 8, 25.0, -1000),
-    11: Level(4, 0, 6, 15.0, -900),
-    12: Level(4, 0, 6, 20.0, -800),
-    13: Level(4, 0, 5, 14.0, -700),
-    14: Level(0, 6144, 4, 10.0, -600),
-    15: Level(0, 10240, 4, 8.0, -500),
-    16: Level(0, 16384, 3, 7.0, -400),
-    17: Level(0, 69632, 3, 4.0, -300),
-    18: Level(0, 112640, 2, 3.0, -200),
-    19: Level(0, 290816, 2, 2.0, -100),
+    1: Level(2, 0, 10, 1000.0, -1700, random=1.0),
+    2: Level(2, 0, 10, 1000.0, -1600, random=0.85),
+    3: Level(2, 0, 10, 1000.0, -1500, random=0.7),
+    4: Level(2, 0, 10, 1000.0, -1400, random=0.55),
+    5: Level(2, 0, 10, 1000.0, -1300, random=0.4),
+    6: Level(2, 0, 10, 1000.0, -1200, random=0.25),
+    7: Level(2, 0, 10, 1000.0, -1100, random=0.1),
+    8: Level(4, 0, 10, 1000.0, -1000, random=0.2),
+    9: Level(4, 0, 10, 1000.0, -900, random=0.1),
+    10: Level(4, 0, 10, 1000.0, -800),
+    11: Level(4, 0, 10, 250.0, -700),
+    12: Level(4, 0, 10, 100.0, -600),
+    13: Level(4, 0, 10, 40.0, -500),
+    14: Level(0, 32768, 3, 5.0, -400),
+    15: Level(0, 57344, 2, 3.0, -300),
+    16: Level(0, 102400, 2, 3.0, -250),
+    17: Level(0, 184320, 2, 2.0, -200),
+    18: Level(0, 327680, 2, 2.0, -150),
+    19: Level(0, 573440, 2, 2.0, -100),
 })
