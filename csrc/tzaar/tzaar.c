@@ -548,6 +548,12 @@ static inline int cl15(int n) { return n > 15 ? 15 : n; }
 /* Move ordering (0..1000, higher first)                               */
 /* ------------------------------------------------------------------ */
 
+/* The search reduces late moves whose hint is below 200 (search_impl.h).  A capture of a
+ * low stack (height <= 2) of a type with three or more visible stacks is such a move: in the
+ * first action of a turn every move is a capture, and reducing none of them cost 5x the nodes
+ * to depth 6 (docs/strength.md, 2026-12-01).  Captures stay ahead of stackings. */
+#define TZ_ORDINARY_CAPTURE_HINT 150
+
 int tz_move_order(const TzPos *p, uint32_t m)
 {
     int kind = MOVE_KIND(m);
@@ -559,13 +565,15 @@ int tz_move_order(const TzPos *p, uint32_t m)
         /* scarcity only lightly: a coarse hint leaves ties to history and
          * killers (15 -> 4 saved 9-14 % nodes at fixed depth 4-6) */
         int v = 500 + 4 * (16 - cl15(n)) + 25 * (ht > 6 ? 6 : ht);
+        if (n >= 3 && ht <= 2) return TZ_ORDINARY_CAPTURE_HINT + (v - 500) / 6;   /* 150..167 */
         return v > 999 ? 999 : v;
     }
-    /* stacking */
+    /* stacking: 10..140, below every capture */
     int cf = p->code[f];
     if (n == 1 && ct != cf) return 0;                  /* buries own last visible type */
     int v = 100 + 20 * (ht + p->h[f] > 8 ? 8 : ht + p->h[f]) - 10 * (16 - cl15(n)) / 2;
-    return v < 10 ? 10 : v > 400 ? 400 : v;
+    v = v < 10 ? 10 : v > 400 ? 400 : v;
+    return 10 + (v - 10) * 130 / 390;
 }
 
 int tz_phase_change(const TzPos *parent, const TzPos *child)
