@@ -38,6 +38,7 @@
     X(exposed_height_waiting, 140, "the same for the other side") \
     X(exposed_twice, 14, "minus per own stack two or more enemy stacks can capture") \
     X(central_tall, 17, "per own stack of height >= 2, per ring it stands inside the board edge") \
+    X(order_reduce_captures, 1, "move order, not evaluation: captures of low stacks of common types may be reduced late (0 = off, 1 = on)") \
     TZ_STACK_TABLE(X)
 
 /* The stack table: points per own stack by its type's visible count (1, 2, 3, 4-6, 7 or more),
