@@ -29,7 +29,7 @@
     X(best_target_now, -2, "percent of the best stack the side to act can capture") \
     X(best_target_next, 3, "percent of the best stack the opponent can capture") \
     X(tempo_turn, 269, "side to act has a whole turn") \
-    X(tempo_last, -59, "side to act has one action left") \
+    X(tempo_last, 361, "side to act has one action left") \
     X(exposed_to_act, 95, "minus per own stack the enemy can capture, x its type's scarcity /100: side to act, a whole turn") \
     X(exposed_waiting, 101, "the same for the other side, while the side to act has a whole turn") \
     X(exposed_last_to_act, 107, "the same for the side to act with one action left") \
@@ -38,6 +38,7 @@
     X(exposed_height_waiting, 140, "the same for the other side") \
     X(exposed_twice, 14, "minus per own stack two or more enemy stacks can capture") \
     X(central_tall, 17, "per own stack of height >= 2, per ring it stands inside the board edge") \
+    X(order_reduce_captures, 1, "move order, not evaluation: captures of low stacks of common types may be reduced late (0 = off, 1 = on)") \
     TZ_STACK_TABLE(X)
 
 /* The stack table: points per own stack by its type's visible count (1, 2, 3, 4-6, 7 or more),
