@@ -4,18 +4,24 @@ Level 20 is full strength: nothing changes.  Below it a level is a search budget
 (a depth or node limit, far below what full strength spends) and a weighted
 choice among the core's multi-PV candidates: candidate i, scored s_i against the
 best score b, is chosen with weight exp((s_i - b) / T), T the level's
-temperature.  A proven win outweighs every unproven line, so a level that sees a
-win plays it.  The draw is SplitMix64 seeded with `option seed` and the position,
-so a game repeats move for move under the same seed.
+temperature.  A level may also have a share of random moves: that often it plays
+a uniformly random legal move instead.  A proven win outweighs every unproven line
+and every random move, so a level that sees a win plays it.  The draws are
+SplitMix64 seeded with `option seed` and the position, so a game repeats move for
+move under the same seed.
 
-The Elo figures are measured (docs/levels.md gives the matches and the command
-that reruns each): each level's Elo relative to full strength, which is 0.
+Each game owns its table (engine/games/<game>/levels.py, its GameSpec's `levels`):
+what each level searches and chooses, and its Elo relative to full strength (0),
+measured in that game's matches (docs/levels.md gives them and the command that
+reruns each).  This module is the mechanism; a game without a table plays every
+level at full strength.
 """
 from __future__ import annotations
 
 import math
 import zlib
 from dataclasses import dataclass
+from typing import Optional
 
 from . import core
 from .splitmix64 import SplitMix64
@@ -30,39 +36,59 @@ class Level:
     multipv: int        # candidates the choice is made among (at most core.MAX_MULTIPV)
     temperature: float  # score units; larger: worse candidates more often
     elo: int            # measured, relative to full strength
+    random: float = 0.0  # share of moves drawn from all the legal moves instead (seeded); 0: none
 
 
-# Depth 2 at least: in TZAAR a ply is one action, and a candidate needs its whole turn.
-# Elo: DVONN matches of 2026-12-01, each level against the next and level 19 against full
-# strength at 1,000,000 nodes per move, chained down from full strength (docs/levels.md).
-LEVELS: dict[int, Level] = {
-    1: Level(2, 0, 10, 1000.0, -2135),
-    2: Level(2, 0, 10, 500.0, -2093),
-    3: Level(2, 0, 10, 250.0, -1933),
-    4: Level(2, 0, 10, 165.0, -1842),
-    5: Level(2, 0, 10, 110.0, -1719),
-    6: Level(2, 0, 10, 75.0, -1610),
-    7: Level(2, 0, 10, 50.0, -1502),
-    8: Level(2, 0, 10, 33.0, -1338),
-    9: Level(2, 0, 10, 22.0, -1240),
-    10: Level(3, 0, 8, 25.0, -1091),
-    11: Level(3, 0, 6, 15.0, -1015),
-    12: Level(4, 0, 6, 20.0, -892),
-    13: Level(4, 0, 5, 14.0, -805),
-    14: Level(0, 6144, 4, 10.0, -737),
-    15: Level(0, 10240, 4, 8.0, -642),
-    16: Level(0, 16384, 3, 7.0, -542),
-    17: Level(0, 69632, 3, 4.0, -355),
-    18: Level(0, 112640, 2, 3.0, -244),
-    19: Level(0, 290816, 2, 2.0, -127),
-}
-ELO = {**{n: level.elo for n, level in LEVELS.items()}, FULL: 0}
-ELO_RANGE = (ELO[1], ELO[FULL])  # what `option elo` accepts: level 1's Elo to full strength's
+LevelTable = dict[int, Level]  # levels 1..FULL-1 of one game (its GameSpec.levels)
 
 
-def nearest_level(elo: int) -> int:
-    """The level whose measured Elo is nearest (the stronger one on a tie)."""
-    return min(ELO, key=lambda n: (abs(ELO[n] - elo), -n))
+def table(game_name: str) -> LevelTable:
+    """The game's level table, empty for a game that has none (there every level plays at
+    full strength)."""
+    from .games import SPECS  # here, not at the top: the games' tables import Level from here
+    spec = SPECS.get(game_name)
+    return spec.levels if spec is not None and spec.levels else {}
+
+
+def level_of(game_name: str, n: int) -> Optional[Level]:
+    """What level n plays in the game; None: full strength (level 20, or a game without a table)."""
+    return table(game_name).get(n) if n < FULL else None
+
+
+def elos(game_name: str) -> dict[int, int]:
+    """Each level's measured Elo in the game, full strength 0; without a table every level is
+    full strength, so 0."""
+    levels = table(game_name)
+    return {n: levels[n].elo if n in levels else 0 for n in range(1, FULL + 1)}
+
+
+def elo_range(game_name: str) -> tuple[int, int]:
+    """What `option elo` accepts in the game: its level 1's Elo to full strength's (0)."""
+    found = elos(game_name)
+    return min(found.values()), found[FULL]
+
+
+def nearest_level(game_name: str, elo: int) -> int:
+    """The game's level whose measured Elo is nearest (the stronger one on a tie)."""
+    found = elos(game_name)
+    return min(found, key=lambda n: (abs(found[n] - elo), -n))
+
+
+def check_table(levels: LevelTable) -> LevelTable:
+    """A game's table as its GameSpec takes it: every level below full strength, each with a
+    search limit, a candidate or more, a positive temperature and a random share in [0, 1],
+    Elo rising to below 0."""
+    if sorted(levels) != list(range(1, FULL)):
+        raise ValueError(f"a level table has the levels 1..{FULL - 1}, not {sorted(levels)}")
+    elos = [levels[n].elo for n in range(1, FULL)] + [0]
+    if any(low >= high for low, high in zip(elos, elos[1:])):
+        raise ValueError(f"a level table's Elo rises with the level to below 0, not {elos}")
+    for n, level in levels.items():
+        if not (level.depth or level.nodes) or level.multipv < 1 or level.temperature <= 0 \
+                or not 0 <= level.random <= 1:
+            raise ValueError(f"level {n} needs a depth or node limit, a candidate, a temperature > 0 "
+                             "and a random share from 0 to 1")
+    return levels
 
 
 def search_limits(level: Level, nodes_option: int, depth_option: int) -> dict:
@@ -110,3 +136,18 @@ def choose(game, found: list[tuple[int, object, core.Line]], level: Level,
     """The level's pick among candidate_moves' (score, move, line), which must not be empty."""
     return found[weighted_choice([score for score, _, _ in found], level.temperature,
                                  draw_seed(seed, game))]
+
+
+RANDOM_SALT = 0x5EED_0F_C4A05  # the random-move draw is apart from the candidates' draw
+
+
+def random_move(game, found: list[tuple[int, object, core.Line]], level: Level, seed: int):
+    """A uniformly random legal move when the level's `random` share calls for one this time
+    (drawn from the seed and the position), else None; never when a candidate is a proven win."""
+    if not level.random or max(score for score, _, _ in found) >= core.WIN:
+        return None
+    draw = SplitMix64(draw_seed(seed, game) ^ RANDOM_SALT)
+    if draw.uniform() >= level.random:
+        return None
+    moves = game.legal_moves()
+    return moves[draw.next() % len(moves)]

@@ -45,7 +45,7 @@ class Ponder:
         """Ponder on the reply `thought` predicts, if the options and the pv allow."""
         self.cancel()
         if options.ponder != "on" or options.player != "core" or not core.has_game(game.name) \
-                or options.level < levels.FULL:  # a full-strength search: not the level's move
+                or levels.level_of(game.name, options.level) is not None:  # pondering is full strength
             return
         ours = len(game.move_text(thought.move).split())
         reply = predicted_reply(game, thought.pv_moves[ours:])

@@ -201,7 +201,7 @@ def _choose(game, options: Options, clock: Clock, limit_ms: Optional[float],
     if options.player == "core" and core.AVAILABLE:
         if not core.has_game(game.name):
             return Thought(choose_move(game, options.seed), warning=f"{game.title} has no compiled core")
-        weaker = watch.play and options.level < levels.FULL
+        weaker = watch.play and levels.level_of(game.name, options.level) is not None
         think = _think_level if weaker else _think_core
         try:
             thought = think(game, options, clock, limit_ms, on_progress, watch)
@@ -318,7 +318,8 @@ def _think_level(game, options: Options, clock: Clock, limit_ms: Optional[float]
     """genmove below full strength: the level's search, then its weighted choice among the
     candidates (engine/levels.py); one thread, so that a level plays the same for any
     option threads."""
-    level = levels.LEVELS[options.level]
+    level = levels.level_of(game.name, options.level)
+    assert level is not None, "_choose calls this only for a level below full strength"
     if limit_ms is None:
         limit_ms = time_limit_ms(game, options, clock)
     try:
@@ -336,10 +337,15 @@ def _think_level(game, options: Options, clock: Clock, limit_ms: Optional[float]
             if thought is None:
                 raise CoreFailed("the core failed (a malformed answer)")
             return thought
+        lines = [(s, _line(game, c.pv, m)[0]) for s, m, c in found]
+        move = levels.random_move(game, found, level, options.seed)
+        if move is not None:  # the level's share of random moves: a move without a score
+            return Thought(move, None, result.depth, result.nodes, result.time_ms,
+                           game.move_text(move).split(), "core", lines)
         score, move, line = levels.choose(game, found, level, options.seed)
         pv, pv_moves = _line(game, line.pv, move)
-        return Thought(move, score, result.depth, result.nodes, result.time_ms, pv, "core",
-                       [(s, _line(game, c.pv, m)[0]) for s, m, c in found], pv_moves=pv_moves)
+        return Thought(move, score, result.depth, result.nodes, result.time_ms, pv, "core", lines,
+                       pv_moves=pv_moves)
     except CoreFailed:
         raise
     except Exception as e:  # candidates the rules cannot read: the Python player answers

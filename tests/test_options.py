@@ -35,9 +35,10 @@ def test_a_hook_that_fails_leaves_the_old_value(monkeypatch):
 def test_level_and_elo_keep_each_other_in_step():
     o = Options()
     o.set("level", "5")
-    assert o.elo == options.levels.ELO[5]
-    o.set("elo", str(options.levels.ELO[12] + 1))
-    assert o.level == 12 and o.elo == options.levels.ELO[12]
+    elos = options.levels.elos(o.game)
+    assert o.elo == elos[5]
+    o.set("elo", str(elos[12] + 1))
+    assert o.level == 12 and o.elo == elos[12]
 
 
 def test_through_the_protocol_a_refused_hash_is_a_question_mark(monkeypatch):

@@ -7,7 +7,7 @@ import pytest
 from engine import book, core, search
 from engine.clock import Clock
 from engine.games import GAMES
-from engine.levels import LEVELS
+from engine.levels import table
 from engine.ponder import Ponder, predicted_reply
 from engine.protocol.options import Options
 from engine.protocol.server import Server
@@ -126,7 +126,7 @@ def test_the_core_request_maps_options_and_limits():
 
 
 def test_a_level_request_takes_the_levels_limits_and_one_thread():
-    level = LEVELS[1]
+    level = table("dvonn")[1]
     request = core_request(OPTIONS, time_ms=200.0, multipv=4, level=level)
     assert request["threads"] == 1 and request["time_ms"] == 200.0
     assert request["multipv"] == min(level.multipv, core.MAX_MULTIPV)

@@ -67,6 +67,7 @@ class GameSpec:
     gui: Optional[GuiData] = None  # None: the GUI draws grey pieces with their letters
     book_file: Optional[str] = None  # its opening book in engine/data (engine/book.py); None: no book
     tools: ToolData = ToolData()  # what the tools (engine/tools) ask of it; the default: nothing
+    levels: Optional[dict[int, Any]] = None  # engine/levels.py Level per level 1..19; None: all full strength
 
     @property
     def name(self) -> str:

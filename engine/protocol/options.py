@@ -6,10 +6,11 @@ sets it; a hook that fails leaves the old value); `option` lists and sets option
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import Field, dataclass, field, fields
 from typing import Callable, Optional
 
 from .. import core, levels
+from ..games import DEFAULT_GAME
 from ..splitmix64 import MASK64
 from .arguments import CommandError, whole_number
 
@@ -18,6 +19,11 @@ OnChange = Callable[["Options"], None]
 
 def number(default: int, low: int, high: int, on_change: Optional[OnChange] = None):
     return field(default=default, metadata={"range": (low, high), "on_change": on_change})
+
+
+def number_in(default: int, bounds: Callable[["Options"], tuple[int, int]], on_change: Optional[OnChange] = None):
+    """An int option whose range depends on the other options (elo: on the game)."""
+    return field(default=default, metadata={"range": bounds, "on_change": on_change})
 
 
 def choice(default: str, *choices: str):
@@ -34,12 +40,12 @@ def allocate_hash(options: "Options") -> None:
 
 
 def level_set(options: "Options") -> None:
-    options.elo = levels.ELO[options.level]
+    options.elo = levels.elos(options.game)[options.level]
 
 
 def elo_set(options: "Options") -> None:
-    options.level = levels.nearest_level(options.elo)
-    options.elo = levels.ELO[options.level]
+    options.level = levels.nearest_level(options.game, options.elo)
+    options.elo = levels.elos(options.game)[options.level]
 
 
 def in_range(text: str, low: int, high: int, name: str) -> int:
@@ -73,19 +79,30 @@ class Options:
                                                              # SPRT-confirmed, hence classic; protocol.md 6.3)
     book: str = choice("off", "off", "on")    # genmove plays the game's opening book (engine/book.py)
     level: int = number(levels.FULL, 1, levels.FULL, level_set)  # genmove's strength (engine/levels.py)
-    # the level's measured Elo; setting it picks the nearest level
-    elo: int = number(levels.ELO[levels.FULL], *levels.ELO_RANGE, on_change=elo_set)
+    # the level's measured Elo in the current game; setting it picks that game's nearest level
+    elo: int = number_in(0, lambda options: levels.elo_range(options.game), elo_set)
+    game: str = DEFAULT_GAME  # not an option: the server's current game, whose levels elo reads
 
     def __post_init__(self) -> None:
-        self.elo = levels.ELO[self.level]
+        self.elo = levels.elos(self.game)[self.level]
+
+    def for_game(self, name: str) -> None:
+        """The server's game is now `name`: the level stays, its Elo is that game's."""
+        self.game = name
+        self.elo = levels.elos(name)[self.level]
+
+    def bounds(self, option: Field) -> tuple[int, int]:
+        """An int option's (low, high) now (elo's is the current game's)."""
+        bounds = option.metadata["range"]
+        return bounds(self) if callable(bounds) else bounds
 
     def listing(self) -> str:
         """One line per option: name, value, type and range or choices."""
         lines = []
-        for f in fields(self):
+        for f in option_fields(self):
             value = getattr(self, f.name)
             if "range" in f.metadata:
-                low, high = f.metadata["range"]
+                low, high = self.bounds(f)
                 lines.append(f"{f.name} {value} int {low}..{high}")
             else:
                 lines.append(f"{f.name} {value} choice {'|'.join(f.metadata['choices'])}")
@@ -93,11 +110,11 @@ class Options:
 
     def set(self, name: str, text: str) -> None:
         """Set option `name` (any case) from text; CommandError if either is bad."""
-        spec = next((f for f in fields(self) if f.name == name.lower()), None)
+        spec = next((f for f in option_fields(self) if f.name == name.lower()), None)
         if spec is None:
             raise CommandError(f"unknown option {name!r}; 'option' lists them")
         if "range" in spec.metadata:
-            low, high = spec.metadata["range"]
+            low, high = self.bounds(spec)
             value = in_range(text, low, high, spec.name)
             before = getattr(self, spec.name)
             setattr(self, spec.name, value)
@@ -113,3 +130,8 @@ class Options:
         if text.lower() not in choices:
             raise CommandError(f"bad value {text!r} for {spec.name}: one of {', '.join(choices)}")
         setattr(self, spec.name, text.lower())
+
+
+def option_fields(options: Options) -> list[Field]:
+    """The fields that are options (a range or choices), not the server's state beside them."""
+    return [f for f in fields(options) if "range" in f.metadata or "choices" in f.metadata]

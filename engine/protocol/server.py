@@ -98,6 +98,7 @@ class Server:
         record it was loaded from (None: not loaded).  The hash table is cleared (a new game's
         search repeats exactly) unless keephash is on."""
         self.game, self.setup = game, setup
+        self.options.for_game(game.name)  # the level stays; its Elo is this game's
         self.record_header, self.record_length = record_header, record_length
         if self.options.keephash == "off" and core.AVAILABLE:
             core.clear_hash()

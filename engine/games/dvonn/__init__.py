@@ -6,6 +6,7 @@ from .. import GameSpec, register
 from .boardspace import SOURCE_BOARDSPACE, boardspace_player, read_boardspace_dvonn, write_boardspace_dvonn
 from .codec import CODEC
 from .gui import GUI
+from .levels import LEVELS
 from .littlegolem import (
     SOURCE_LITTLEGOLEM_DVONN,
     _read_tags,
@@ -44,4 +45,4 @@ LITTLEGOLEM = RecordFormat(  # LittleGolem's DVONN text has no comment syntax
 SPEC = register(GameSpec(rules=DvonnGame, core=CODEC, record_formats=(BOARDSPACE, LITTLEGOLEM),
                          write_littlegolem=write_littlegolem_dvonn, source_notation=source_notation, gui=GUI,
                          book_file="dvonn-book.txt",  # the first placements (scripts/book)
-                         tools=TOOLS))
+                         tools=TOOLS, levels=LEVELS))

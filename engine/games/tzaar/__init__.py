@@ -5,6 +5,7 @@ from ...records.base import RecordFormat
 from .. import GameSpec, register
 from .codec import CODEC
 from .gui import GUI
+from .levels import LEVELS
 from .littlegolem import SOURCE_LITTLEGOLEM_TZAAR, read_littlegolem_tzaar, source_notation, write_littlegolem_tzaar
 from .rules import TzaarGame
 from .tools import TOOLS
@@ -22,4 +23,4 @@ LITTLEGOLEM = RecordFormat(
 
 SPEC = register(GameSpec(rules=TzaarGame, core=CODEC, record_formats=(LITTLEGOLEM,),
                          write_littlegolem=write_littlegolem_tzaar, source_notation=source_notation, gui=GUI,
-                         tools=TOOLS))
+                         tools=TOOLS, levels=LEVELS))
