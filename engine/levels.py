@@ -80,9 +80,9 @@ def check_table(levels: LevelTable) -> LevelTable:
     Elo rising to below 0."""
     if sorted(levels) != list(range(1, FULL)):
         raise ValueError(f"a level table has the levels 1..{FULL - 1}, not {sorted(levels)}")
-    elos = [levels[n].elo for n in range(1, FULL)] + [0]
-    if any(low >= high for low, high in zip(elos, elos[1:])):
-        raise ValueError(f"a level table's Elo rises with the level to below 0, not {elos}")
+    ladder = [levels[n].elo for n in range(1, FULL)] + [0]
+    if any(low >= high for low, high in zip(ladder, ladder[1:])):
+        raise ValueError(f"a level table's Elo rises with the level to below 0, not {ladder}")
     for n, level in levels.items():
         if not (level.depth or level.nodes) or level.multipv < 1 or level.temperature <= 0 \
                 or not 0 <= level.random <= 1:

@@ -45,7 +45,7 @@ def level_set(options: "Options") -> None:
 
 def elo_set(options: "Options") -> None:
     options.level = levels.nearest_level(options.game, options.elo)
-    options.elo = levels.elos(options.game)[options.level]
+    level_set(options)  # the chosen level's own Elo, not the number given
 
 
 def in_range(text: str, low: int, high: int, name: str) -> int:
@@ -84,12 +84,12 @@ class Options:
     game: str = DEFAULT_GAME  # not an option: the server's current game, whose levels elo reads
 
     def __post_init__(self) -> None:
-        self.elo = levels.elos(self.game)[self.level]
+        level_set(self)
 
     def for_game(self, name: str) -> None:
         """The server's game is now `name`: the level stays, its Elo is that game's."""
         self.game = name
-        self.elo = levels.elos(name)[self.level]
+        level_set(self)
 
     def bounds(self, option: Field) -> tuple[int, int]:
         """An int option's (low, high) now (elo's is the current game's)."""
