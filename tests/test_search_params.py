@@ -73,12 +73,13 @@ def test_search_parameters_follow_the_evaluation_weights_and_have_no_eval_terms(
 
 
 def test_each_game_has_its_own_defaults():
-    """Late-move pruning and null move passed their SPRTs in DVONN only (README, "Search
-    experiments", "Pruning near the horizon")."""
+    """Late-move pruning and null move passed their SPRTs in DVONN only, reverse futility in
+    TZAAR only (docs/strength.md)."""
     defaults = {g: {w.name: w.default for w in core.weights(g)} for g in ("dvonn", "tzaar")}
     assert defaults["dvonn"]["search_lmp"] == 3 and defaults["tzaar"]["search_lmp"] == 0
     assert defaults["dvonn"]["search_nullmove"] == 2 and defaults["tzaar"]["search_nullmove"] == 0
-    own = {"search_lmp", "search_nullmove"}
+    assert defaults["dvonn"]["search_rfp"] == 0 and defaults["tzaar"]["search_rfp"] == 200
+    own = {"search_lmp", "search_nullmove", "search_rfp"}
     assert {n: v for n, v in defaults["dvonn"].items() if n.startswith("search_") and n not in own} == \
         {n: v for n, v in defaults["tzaar"].items() if n.startswith("search_") and n not in own}
 

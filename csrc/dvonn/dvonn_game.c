@@ -6,7 +6,7 @@
 #include "dvonn_order.h"
 
 /* DVONN's search parameters (names and meanings: SEARCH_TUNING in core/search.h): the
- * SPRT-confirmed settings (README, "Search experiments"); the rest switched off. */
+ * SPRT-confirmed settings (docs/strength.md); the rest switched off. */
 #define DV_search_lmr_min_depth 3
 #define DV_search_lmr_min_move 3
 #define DV_search_lmr_base 100

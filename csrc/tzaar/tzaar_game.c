@@ -5,7 +5,7 @@
 #include "tzaar_eval.h"
 
 /* TZAAR's search parameters (names and meanings: SEARCH_TUNING in core/search.h): the
- * SPRT-confirmed settings (README, "Search experiments"); the rest switched off. */
+ * SPRT-confirmed settings (docs/strength.md); the rest switched off. */
 #define TZ_search_lmr_min_depth 3
 #define TZ_search_lmr_min_move 3
 #define TZ_search_lmr_base 100
@@ -18,7 +18,7 @@
 #define TZ_search_lmp_depth 2
 #define TZ_search_countermove 0
 #define TZ_search_phase_extension 0
-#define TZ_search_rfp 0
+#define TZ_search_rfp 200
 #define TZ_search_rfp_depth 3
 #define TZ_search_futility 0
 #define TZ_search_nullmove 0
