@@ -78,7 +78,7 @@ def test_each_game_has_its_own_defaults():
     defaults = {g: {w.name: w.default for w in core.weights(g)} for g in ("dvonn", "tzaar")}
     assert defaults["dvonn"]["search_lmp"] == 3 and defaults["tzaar"]["search_lmp"] == 0
     assert defaults["dvonn"]["search_nullmove"] == 2 and defaults["tzaar"]["search_nullmove"] == 0
-    assert defaults["dvonn"]["search_rfp"] == 0 and defaults["tzaar"]["search_rfp"] == 200
+    assert defaults["dvonn"]["search_rfp"] == 0 and defaults["tzaar"]["search_rfp"] == 300
     own = {"search_lmp", "search_nullmove", "search_rfp"}
     assert {n: v for n, v in defaults["dvonn"].items() if n.startswith("search_") and n not in own} == \
         {n: v for n, v in defaults["tzaar"].items() if n.startswith("search_") and n not in own}

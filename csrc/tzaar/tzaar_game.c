@@ -18,7 +18,7 @@
 #define TZ_search_lmp_depth 2
 #define TZ_search_countermove 0
 #define TZ_search_phase_extension 0
-#define TZ_search_rfp 200
+#define TZ_search_rfp 300
 #define TZ_search_rfp_depth 3
 #define TZ_search_futility 0
 #define TZ_search_nullmove 0
