@@ -104,6 +104,27 @@ def test_each_reduction_parameter_changes_the_tree_and_its_default_restores_it(s
     assert search(g, depth=6).nodes == before
 
 
+@pytest.mark.parametrize("game", ["dvonn", "tzaar"])
+def test_internal_iterative_reduction_acts_only_from_its_depth(setting, game):
+    g = dvonn_at(49, 6) if game == "dvonn" else tzaar_after(10, 11)
+    shallow, deep = search(g, depth=3).nodes, search(g, depth=6).nodes
+    setting(game, "search_iir", 4)  # nodes of remaining depth 4 and more, none in a depth-3 tree
+    assert search(g, depth=3).nodes == shallow
+    reduced = search(g, depth=6)
+    assert reduced.nodes != deep and reduced.depth == 6 and is_legal(g, reduced)
+
+
+@pytest.mark.parametrize("game", ["dvonn", "tzaar"])
+def test_the_history_malus_reorders_the_tree_and_its_default_restores_it(setting, game):
+    g = dvonn_at(49, 6) if game == "dvonn" else tzaar_after(10, 11)
+    before = search(g, depth=5).nodes
+    setting(game, "search_history_malus", 100)
+    changed = search(g, depth=5)
+    assert changed.nodes != before and is_legal(g, changed)
+    core.set_weight(game, "search_history_malus", 0)
+    assert search(g, depth=5).nodes == before
+
+
 def test_the_phase_extension_searches_past_the_last_placement(setting):
     g = dvonn_at(44)
     plain = search(g, depth=5)

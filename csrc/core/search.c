@@ -32,6 +32,8 @@ SearchTuning search_tuning_clamped(const SearchTuning *set)
     tu.search_futility = clampi(tu.search_futility, 0, 100000);
     tu.search_nullmove = clampi(tu.search_nullmove, 0, 6);
     tu.search_whole_turns = clampi(tu.search_whole_turns, 0, 1);
+    tu.search_history_malus = clampi(tu.search_history_malus, 0, 400);
+    tu.search_iir = tu.search_iir ? clampi(tu.search_iir, 2, 20) : 0;
     return tu;
 }
 

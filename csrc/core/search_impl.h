@@ -162,6 +162,10 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
         }
     }
 
+    /* Internal iterative reduction: without a hash move the order is a guess, so a deep node
+     * is searched a ply shallower (the next iteration finds its move in the table). */
+    if (tu->search_iir && depth >= tu->search_iir && ttmove == MOVE_NONE) depth--;
+
     /* Reverse futility: near the horizon, outside the PV, a static score that beats beta by
      * a margin per remaining ply is trusted without searching (never on proven scores). */
     int futile = 0;
@@ -208,6 +212,8 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
     int newdepth = n == 1 ? depth : depth - 1;
     int alpha0 = alpha, best = -SCORE_INF, allproven = 1, cutproven = -1, bestcp = 0;
     uint32_t bestmove = MOVE_NONE;
+    uint32_t tried[MAXMOVES];  /* searched without a cutoff: the history malus's moves */
+    int ntried = 0;
     for (int i = 0; i < n; i++) {
         uint32_t m = pick_next(moves, sc, i, n);
         int32_t ms = sc[i];
@@ -273,10 +279,18 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
                     uint16_t *hh = &t->hist[side][m & 0x3FFF];
                     int32_t hv = *hh + depth * depth;
                     *hh = (uint16_t)(hv > 65535 ? 65535 : hv);
+                    if (tu->search_history_malus) {
+                        int pen = depth * depth * tu->search_history_malus / 100;
+                        for (int j = 0; j < ntried; j++) {
+                            uint16_t *hq = &t->hist[side][tried[j] & 0x3FFF];
+                            *hq = (uint16_t)(*hq > pen ? *hq - pen : 0);
+                        }
+                    }
                     break;
                 }
             }
         }
+        tried[ntried++] = m;
     }
     int nodeproven = cutproven >= 0 ? cutproven : allproven;
     int flag = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;

@@ -24,6 +24,8 @@
 #define DV_search_futility 0
 #define DV_search_nullmove 2
 #define DV_search_whole_turns 0
+#define DV_search_history_malus 0
+#define DV_search_iir 0
 
 #define GAME_NAME dvonn
 #define GP dv

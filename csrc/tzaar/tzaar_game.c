@@ -23,6 +23,8 @@
 #define TZ_search_futility 0
 #define TZ_search_nullmove 0
 #define TZ_search_whole_turns 0
+#define TZ_search_history_malus 0
+#define TZ_search_iir 0
 
 #define GAME_NAME tzaar
 #define GP tz
