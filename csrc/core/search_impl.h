@@ -212,8 +212,6 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
     int newdepth = n == 1 ? depth : depth - 1;
     int alpha0 = alpha, best = -SCORE_INF, allproven = 1, cutproven = -1, bestcp = 0;
     uint32_t bestmove = MOVE_NONE;
-    uint32_t tried[MAXMOVES];  /* searched without a cutoff: the history malus's moves */
-    int ntried = 0;
     for (int i = 0; i < n; i++) {
         uint32_t m = pick_next(moves, sc, i, n);
         int32_t ms = sc[i];
@@ -280,9 +278,10 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
                     int32_t hv = *hh + depth * depth;
                     *hh = (uint16_t)(hv > 65535 ? 65535 : hv);
                     if (tu->search_history_malus) {
+                        /* pick_next sorted the moves searched before this one into moves[0..i) */
                         int pen = depth * depth * tu->search_history_malus / 100;
-                        for (int j = 0; j < ntried; j++) {
-                            uint16_t *hq = &t->hist[side][tried[j] & 0x3FFF];
+                        for (int j = 0; j < i; j++) {
+                            uint16_t *hq = &t->hist[side][moves[j] & 0x3FFF];
                             *hq = (uint16_t)(*hq > pen ? *hq - pen : 0);
                         }
                     }
@@ -290,7 +289,6 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
                 }
             }
         }
-        tried[ntried++] = m;
     }
     int nodeproven = cutproven >= 0 ? cutproven : allproven;
     int flag = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
