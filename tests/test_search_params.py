@@ -115,6 +115,19 @@ def test_internal_iterative_reduction_acts_only_from_its_depth(setting, game):
 
 
 @pytest.mark.parametrize("game", ["dvonn", "tzaar"])
+def test_the_singular_extension_deepens_only_from_its_depth(setting, game):
+    g = dvonn_at(49, 6) if game == "dvonn" else tzaar_after(10, 11)
+    shallow, deep = search(g, depth=3), search(g, depth=6)
+    setting(game, "search_singular", 20)
+    setting(game, "search_singular_depth", 4)  # nodes of remaining depth 4 and more, none in a depth-3 tree
+    assert search(g, depth=3).nodes == shallow.nodes
+    extended = search(g, depth=6)
+    assert extended.nodes != deep.nodes and extended.seldepth > deep.seldepth and is_legal(g, extended)
+    core.set_weight(game, "search_singular", 0)
+    assert search(g, depth=6).nodes == deep.nodes
+
+
+@pytest.mark.parametrize("game", ["dvonn", "tzaar"])
 def test_the_history_malus_reorders_the_tree_and_its_default_restores_it(setting, game):
     g = dvonn_at(49, 6) if game == "dvonn" else tzaar_after(10, 11)
     before = search(g, depth=5).nodes

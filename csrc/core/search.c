@@ -34,6 +34,8 @@ SearchTuning search_tuning_clamped(const SearchTuning *set)
     tu.search_whole_turns = clampi(tu.search_whole_turns, 0, 1);
     tu.search_history_malus = clampi(tu.search_history_malus, 0, 400);
     tu.search_iir = tu.search_iir ? clampi(tu.search_iir, 2, 20) : 0;
+    tu.search_singular = clampi(tu.search_singular, 0, 1000);
+    tu.search_singular_depth = clampi(tu.search_singular_depth, 4, 20);
     return tu;
 }
 

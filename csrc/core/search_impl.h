@@ -210,6 +210,31 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
 
     /* A forced reply costs no depth (passes, single captures). */
     int newdepth = n == 1 ? depth : depth - 1;
+
+    /* Singular extension: a hash move whose stored lower bound no other move comes near, in a
+     * search of half the depth, is the only move here and is searched a ply deeper. */
+    int ttext = 0;
+    if (tu->search_singular && n > 1 && ply > 0 && depth >= tu->search_singular_depth && ttmove != MOVE_NONE &&
+        (h.flag & TT_LOWER) && h.depth != TT_DEPTH_PROVEN && h.depth >= depth - 3 &&
+        ply + 2 * depth < MAX_PLY - 8) {
+        int s = score_from_tt(h.score, ply);
+        int sbeta = s - tu->search_singular * depth;
+        if (s > -SCORE_EVAL_MAX && s < SCORE_EVAL_MAX && sbeta > -SCORE_EVAL_MAX) {
+            int found = 0, refuted = 0;
+            for (int i = 0; i < n && !refuted; i++) {
+                uint32_t m = pick_next(moves, sc, i, n);
+                if (m == ttmove) { found = 1; continue; }
+                POS c = *p;
+                G(play)(&c, m);
+                t->played[ply + 1] = m;
+                int cp = 0;
+                int v = S(child)(t, &c, G(side)(&c) == side, sbeta - 1, sbeta, (depth - 1) / 2, ply + 1, &cp);
+                if (t->stopped) return 0;
+                refuted = v >= sbeta;
+            }
+            ttext = found && !refuted;
+        }
+    }
     int alpha0 = alpha, best = -SCORE_INF, allproven = 1, cutproven = -1, bestcp = 0;
     uint32_t bestmove = MOVE_NONE;
     for (int i = 0; i < n; i++) {
@@ -234,6 +259,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
         int same = G(side)(&c) == side;
         int cd = newdepth;
         if (tu->search_phase_extension && G(phase_change)(p, &c)) cd += tu->search_phase_extension;
+        if (m == ttmove) cd += ttext;
         t->played[ply + 1] = m;
         int cp = 0, v;
         if (i == 0) {

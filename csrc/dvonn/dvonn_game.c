@@ -26,6 +26,8 @@
 #define DV_search_whole_turns 0
 #define DV_search_history_malus 0
 #define DV_search_iir 0
+#define DV_search_singular 0
+#define DV_search_singular_depth 6
 
 #define GAME_NAME dvonn
 #define GP dv

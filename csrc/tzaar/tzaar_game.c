@@ -25,6 +25,8 @@
 #define TZ_search_whole_turns 0
 #define TZ_search_history_malus 0
 #define TZ_search_iir 0
+#define TZ_search_singular 0
+#define TZ_search_singular_depth 6
 
 #define GAME_NAME tzaar
 #define GP tz
