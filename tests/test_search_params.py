@@ -138,6 +138,29 @@ def test_the_history_malus_reorders_the_tree_and_its_default_restores_it(setting
     assert search(g, depth=5).nodes == before
 
 
+@pytest.mark.parametrize("game", ["dvonn", "tzaar"])
+def test_ordering_by_static_score_acts_only_from_its_depth_and_keeps_the_search_sound(setting, game):
+    g = dvonn_at(49, 6) if game == "dvonn" else tzaar_after(10, 11)
+    shallow, deep = search(g, depth=3).nodes, search(g, depth=6).nodes
+    setting(game, "search_eval_order", 4)  # nodes of remaining depth 4 and more, none in a depth-3 tree
+    assert search(g, depth=3).nodes == shallow
+    ordered = search(g, depth=6)
+    assert ordered.nodes != deep and ordered.depth == 6 and is_legal(g, ordered)
+    core.set_weight(game, "search_eval_order", 0)
+    assert search(g, depth=6).nodes == deep
+
+
+def test_ordering_by_static_score_leaves_a_full_width_score_unchanged(setting):
+    """Without reductions or pruning, move order changes the tree but not the minimax score."""
+    g = dvonn_at(49, 8)
+    for name in ("search_lmr_base", "search_lmp", "search_nullmove"):
+        setting("dvonn", name, 0)
+    plain = search(g, depth=4)
+    setting("dvonn", "search_eval_order", 2)
+    ordered = search(g, depth=4)
+    assert ordered.score == plain.score and ordered.nodes != plain.nodes
+
+
 def test_the_phase_extension_searches_past_the_last_placement(setting):
     g = dvonn_at(44)
     plain = search(g, depth=5)

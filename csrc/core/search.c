@@ -36,6 +36,7 @@ SearchTuning search_tuning_clamped(const SearchTuning *set)
     tu.search_iir = tu.search_iir ? clampi(tu.search_iir, 2, 20) : 0;
     tu.search_singular = clampi(tu.search_singular, 0, 1000);
     tu.search_singular_depth = clampi(tu.search_singular_depth, 4, 20);
+    tu.search_eval_order = tu.search_eval_order ? clampi(tu.search_eval_order, 2, 40) : 0;
     return tu;
 }
 

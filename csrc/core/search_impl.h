@@ -197,10 +197,23 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
     uint32_t k0 = t->killers[ply][0], k1 = t->killers[ply][1];
     uint32_t *counter = &t->counter[side][t->played[ply] & 0x3FFF];
     uint32_t cm = tu->search_countermove ? *counter : MOVE_NONE;
+    /* Deep nodes order their moves by the static score after each (the mover's view), an
+     * evaluation per move that a deep subtree repays; the low bit keeps which moves are quiet.
+     * Killers get no bonus here: they ordered DVONN worse than the scores alone. */
+    int by_eval = tu->search_eval_order && depth >= tu->search_eval_order;
     for (int i = 0; i < n; i++) {
         uint32_t m = moves[i];
         if (m == ttmove) { sc[i] = 1 << 30; continue; }
         int hint = G(move_order)(p, m);
+        if (by_eval) {
+            POS c = *p;
+            G(play)(&c, m);
+            int csw = 0, ce;
+            if (G(over)(&c, &csw)) ce = csw == 0 ? 0 : (csw > 0) == (side == 0) ? SCORE_EVAL_MAX : -SCORE_EVAL_MAX;
+            else ce = G(side)(&c) == side ? S(static_eval)(t, &c) : -S(static_eval)(t, &c);
+            sc[i] = (ce + 2 * SCORE_EVAL_MAX) * 2 + (hint >= 200);
+            continue;
+        }
         int hs = t->hist[side][m & 0x3FFF] >> 4;
         sc[i] = hint * 4096 + (hs > 4095 ? 4095 : hs);
         if (m == k0) sc[i] += 500 * 4096;
@@ -240,7 +253,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
     for (int i = 0; i < n; i++) {
         uint32_t m = pick_next(moves, sc, i, n);
         int32_t ms = sc[i];
-        int quiet = ms < 200 * 4096;  /* ordering hints of 200 and more are never reduced */
+        int quiet = by_eval ? !(ms & 1) : ms < 200 * 4096;  /* ordering hints of 200 and more are never reduced */
         /* Late-move pruning: near the horizon, outside the PV, the last quiet moves (sorted
          * below every move tried so far) are dropped. */
         if (tu->search_lmp && !pvnode && depth <= tu->search_lmp_depth && quiet && i >= tu->search_lmp * depth &&
@@ -271,7 +284,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
                 int r100 = tu->search_lmr_base +
                            tu->search_lmr_log * LN100[depth < 255 ? depth : 255] * LN100[i < 254 ? i + 1 : 255] / 10000;
                 if (pvnode) r100 -= tu->search_lmr_pv;
-                r100 -= tu->search_lmr_history * (ms & 4095) / 4095;
+                if (!by_eval) r100 -= tu->search_lmr_history * (ms & 4095) / 4095;
                 r = r100 < 0 ? 0 : r100 / 100;
                 if (r > cd - 1) r = cd - 1 > 0 ? cd - 1 : 0;
                 /* An odd reduction ends the line at another side or phase of a turn, which TZAAR's
