@@ -176,13 +176,21 @@ def test_tzaar_has_no_phase_change_to_extend(setting):
     assert search(g, depth=4).nodes == plain
 
 
-def test_tzaar_imagines_no_null_move_and_dvonn_none_while_placing(setting):
-    tz = tzaar_after(9, 5)
+def test_dvonn_imagines_no_null_move_while_placing(setting):
     placing = dvonn_at(30)
-    plain = search(tz, depth=4).nodes, search(placing, depth=4).nodes
+    plain = search(placing, depth=4).nodes
+    setting("dvonn", "search_nullmove", 0)   # DVONN's default is on
+    assert search(placing, depth=4).nodes == plain
+
+
+def test_a_tzaar_null_move_passes_a_whole_turn_and_keeps_the_search_sound(setting):
+    tz = tzaar_after(9, 5)
+    plain = search(tz, depth=6)
     setting("tzaar", "search_nullmove", 2)   # TZAAR's default is off
-    setting("dvonn", "search_nullmove", 0)   # DVONN's is on
-    assert (search(tz, depth=4).nodes, search(placing, depth=4).nodes) == plain
+    pruned = search(tz, depth=6)
+    assert pruned.nodes != plain.nodes and pruned.depth == 6 and is_legal(tz, pruned)
+    core.set_weight("tzaar", "search_nullmove", 0)
+    assert search(tz, depth=6).nodes == plain.nodes
 
 
 @pytest.mark.parametrize("make", [lambda: dvonn_at(49, 8), lambda: tzaar_after(12, 7)])

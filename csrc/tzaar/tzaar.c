@@ -586,9 +586,13 @@ int tz_phase_change(const TzPos *parent, const TzPos *child)
     return 0;
 }
 
+/* A whole turn passed, imagined only at a turn's start (the second action can pass for real)
+ * and only when the receiver can capture (else it would lose at once: no bound to learn). */
 int tz_null_move(const TzPos *p, TzPos *out)
 {
-    (void)p;
-    (void)out;
-    return 0;
+    if (p->over || p->phase != 1 || !p->ncap[p->side ^ 1]) return 0;
+    *out = *p;
+    out->side ^= 1;
+    out->hash ^= ZSIDE;
+    return 1;
 }
