@@ -28,8 +28,8 @@
     X(danger_partial, 10, "per attacked stack of a type with at most three, not all attacked") \
     X(best_target_now, -2, "percent of the best stack the side to act can capture") \
     X(best_target_next, 3, "percent of the best stack the opponent can capture") \
-    X(tempo_turn, 269, "side to act has a whole turn") \
-    X(tempo_last, 361, "side to act has one action left") \
+    X(tempo_turn, 320, "side to act has a whole turn") \
+    X(tempo_last, 310, "side to act has one action left") \
     X(exposed_to_act, 95, "minus per own stack the enemy can capture, x its type's scarcity /100: side to act, a whole turn") \
     X(exposed_waiting, 101, "the same for the other side, while the side to act has a whole turn") \
     X(exposed_last_to_act, 107, "the same for the side to act with one action left") \
