@@ -266,3 +266,32 @@ def test_without_pruning_the_root_score_does_not_depend_on_the_root_move_order(s
         scores.add(core.search("dvonn", list(g.cells), g.side, g.core_phase, depth=4, hash_mb=4,
                                seed=seed).score)
     assert len(scores) == 1
+
+
+@pytest.mark.parametrize("game", ["dvonn", "tzaar"])
+def test_abdada_needs_a_second_thread(setting, game):
+    g = dvonn_at(49, 6) if game == "dvonn" else tzaar_after(10, 11)
+    alone = search(g, depth=5).nodes
+    setting(game, "search_abdada", 2)
+    assert search(g, depth=5).nodes == alone
+
+
+@pytest.mark.parametrize("seed", range(3, 9))
+def test_abdada_searches_every_deferred_move(setting, seed):
+    """Full width, two threads putting off each other's moves still find the one-thread score."""
+    g = dvonn_at(49, 8, seed=seed)
+    for name in ("search_lmr_base", "search_lmp", "search_nullmove"):
+        setting("dvonn", name, 0)
+    alone = search(g, depth=6)
+    setting("dvonn", "search_abdada", 1)
+    for _ in range(3):
+        shared = search(g, depth=6, threads=2)
+        assert shared.score == alone.score and shared.depth == 6 and is_legal(g, shared)
+
+
+def test_abdada_plays_legal_tzaar_turns(setting):
+    setting("tzaar", "search_abdada", 2)
+    for seed in (11, 12):
+        g = tzaar_after(10, seed)
+        res = search(g, depth=6, threads=2)
+        assert res.depth >= 6 and is_legal(g, res)

@@ -37,6 +37,7 @@ SearchTuning search_tuning_clamped(const SearchTuning *set)
     tu.search_singular = clampi(tu.search_singular, 0, 1000);
     tu.search_singular_depth = clampi(tu.search_singular_depth, 4, 20);
     tu.search_eval_order = tu.search_eval_order ? clampi(tu.search_eval_order, 2, 40) : 0;
+    tu.search_abdada = clampi(tu.search_abdada, 0, 40);
     return tu;
 }
 

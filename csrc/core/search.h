@@ -35,7 +35,8 @@
     X(search_iir, D(search_iir), "internal iterative reduction: a node of at least this remaining depth without a hash move is searched one ply shallower (0 = off; 2..20)") \
     X(search_singular, D(search_singular), "singular extension: a hash move that beats every other move by this much per ply of depth, in a search of half the depth, is searched a ply deeper (0 = off; 0..1000)") \
     X(search_singular_depth, D(search_singular_depth), "... at remaining depths from this (4..20)") \
-    X(search_eval_order, D(search_eval_order), "from this remaining depth, moves after the hash move are tried in the order of their static scores (0 = off; 2..40)")
+    X(search_eval_order, D(search_eval_order), "from this remaining depth, moves after the hash move are tried in the order of their static scores (0 = off; 2..40)") \
+    X(search_abdada, D(search_abdada), "with two or more threads: from this remaining depth, a later move another thread is searching is put off until the node's other moves are searched, and every thread searches the same depth (ABDADA; 0 = off, lazy SMP; 1..40)")
 
 #define SEARCH_NO_DEFAULT(name) 0  /* the struct and its indexes need no default */
 #define SEARCH_TUNING_NAMES(X) SEARCH_TUNING(X, SEARCH_NO_DEFAULT)

@@ -1,6 +1,7 @@
 /* Game-independent search, instantiated once per game by game_impl.h (which defines GP, the
  * game prefix token, POS, MAXMOVES and the G() / S() name makers).  Fail-soft negamax PVS +
- * iterative deepening + shared TT + lazy SMP.  A ply is one action; the score is negated only when the
+ * iterative deepening + shared TT + lazy SMP, or ABDADA's deferral of moves another thread is
+ * searching (search_abdada).  A ply is one action; the score is negated only when the
  * side to act changes (TZAAR's two actions, DVONN's last placement + first
  * move are consecutive plies of one side). */
 
@@ -48,7 +49,34 @@ struct S(Shared) {
     pthread_mutex_t lock;
     int stop;             /* atomic */
     uint64_t node_count;  /* atomic, all threads, updated every 1024 nodes */
+    uint64_t *busy;       /* ABDADA: (position, move) keys being searched; NULL when off */
 };
+
+/* Simplified ABDADA: a (position, move) pair one thread is searching is marked in a small
+ * shared table; another thread reaching it as a later move searches its other moves first. */
+#define BUSY_SIZE (1 << 15)
+
+static inline uint64_t S(busy_key)(uint64_t key, uint32_t m)
+{
+    return splitmix64(key ^ ((uint64_t)m * 0x9E3779B97F4A7C15ull)) | 1;  /* 0 is a free slot */
+}
+
+static inline int S(busy_test)(const S(Shared) *sh, uint64_t bk)
+{
+    return __atomic_load_n(&sh->busy[bk & (BUSY_SIZE - 1)], __ATOMIC_RELAXED) == bk;
+}
+
+static inline void S(busy_mark)(S(Shared) *sh, uint64_t bk)
+{
+    __atomic_store_n(&sh->busy[bk & (BUSY_SIZE - 1)], bk, __ATOMIC_RELAXED);
+}
+
+static inline void S(busy_clear)(S(Shared) *sh, uint64_t bk)
+{
+    uint64_t expected = bk;  /* leave a slot another pair has taken since */
+    __atomic_compare_exchange_n(&sh->busy[bk & (BUSY_SIZE - 1)], &expected, 0, 0, __ATOMIC_RELAXED,
+                                __ATOMIC_RELAXED);
+}
 
 static void S(report)(S(Thread) *t, SearchResult *res)
 {
@@ -250,20 +278,43 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
     }
     int alpha0 = alpha, best = -SCORE_INF, allproven = 1, cutproven = -1, bestcp = 0;
     uint32_t bestmove = MOVE_NONE;
-    for (int i = 0; i < n; i++) {
-        uint32_t m = pick_next(moves, sc, i, n);
+    /* ABDADA: a later move another thread is searching waits for a second pass (the moves'
+     * indexes, in moves[], after the first pass over all of them). */
+    S(Shared) *sh = t->sh;
+    int abdada = sh->busy && depth >= tu->search_abdada;
+    uint16_t deferred[MAXMOVES];
+    int ndeferred = 0, first_pass = n;
+    for (int k = 0; k < first_pass + ndeferred; k++) {
+        int i = k;
+        uint32_t m;
+        uint64_t bk = 0;
+        if (k < first_pass) {
+            m = pick_next(moves, sc, i, n);
+            if (abdada) {
+                bk = S(busy_key)(key, m);
+                if (i > 0 && S(busy_test)(sh, bk)) {
+                    deferred[ndeferred++] = (uint16_t)i;
+                    continue;
+                }
+            }
+        } else {
+            i = deferred[k - first_pass];
+            m = moves[i];
+            if (abdada) bk = S(busy_key)(key, m);
+        }
         int32_t ms = sc[i];
         int quiet = by_eval ? !(ms & 1) : ms < 200 * 4096;  /* ordering hints of 200 and more are never reduced */
         /* Late-move pruning: near the horizon, outside the PV, the last quiet moves (sorted
-         * below every move tried so far) are dropped. */
-        if (tu->search_lmp && !pvnode && depth <= tu->search_lmp_depth && quiet && i >= tu->search_lmp * depth &&
-            best > -SCORE_PROVEN_MIN) {
+         * below every move tried so far) are dropped; deferred moves ranked above them still
+         * get their turn. */
+        if (k < first_pass &&
+            ((tu->search_lmp && !pvnode && depth <= tu->search_lmp_depth && quiet && i >= tu->search_lmp * depth &&
+              best > -SCORE_PROVEN_MIN) ||
+             (futile && quiet && i > 0 && best > -SCORE_PROVEN_MIN))) {
             allproven = 0;
-            break;
-        }
-        if (futile && quiet && i > 0 && best > -SCORE_PROVEN_MIN) {
-            allproven = 0;
-            break;
+            first_pass = k;
+            k--;
+            continue;
         }
 
         POS c = *p;
@@ -274,6 +325,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
         if (tu->search_phase_extension && G(phase_change)(p, &c)) cd += tu->search_phase_extension;
         if (m == ttmove) cd += ttext;
         t->played[ply + 1] = m;
+        if (bk) S(busy_mark)(sh, bk);
         int cp = 0, v;
         if (i == 0) {
             v = S(child)(t, &c, same, alpha, beta, cd, ply + 1, &cp);
@@ -297,6 +349,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
             if (pvnode && v > alpha && v < beta && !t->stopped)
                 v = S(child)(t, &c, same, alpha, beta, cd, ply + 1, &cp);
         }
+        if (bk) S(busy_clear)(sh, bk);
         if (t->stopped) return 0;
         if (!cp) allproven = 0;
         if (v > best) {
@@ -319,7 +372,8 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
                     if (tu->search_history_malus) {
                         /* pick_next sorted the moves searched before this one into moves[0..i) */
                         int pen = depth * depth * tu->search_history_malus / 100;
-                        for (int j = 0; j < i; j++) {
+                        for (int j = 0; j < (k < first_pass ? i : first_pass); j++) {
+                            if (moves[j] == m) continue;
                             uint16_t *hq = &t->hist[side][moves[j] & 0x3FFF];
                             *hq = (uint16_t)(*hq > pen ? *hq - pen : 0);
                         }
@@ -376,20 +430,35 @@ static int S(root_search)(S(Thread) *t, int depth, int ra, int rb, int *proven, 
     *bestmove = t->root[0];
     t->nlines = 0;
     t->pvlen[0] = 0;
-    for (int i = 0; i < t->nroot; i++) {
+    /* ABDADA at the root too (one line wanted): a later move another thread is on waits. */
+    S(Shared) *sh = t->sh;
+    int abdada = sh->busy && want == 1 && depth >= sh->tu.search_abdada;
+    uint64_t rootkey = G(hash)(p);
+    uint16_t deferred[MAXMOVES];
+    int ndeferred = 0;
+    for (int k = 0; k < t->nroot + ndeferred; k++) {
+        int i = k < t->nroot ? k : deferred[k - t->nroot];
         uint32_t m = t->root[i];
+        uint64_t bk = abdada ? S(busy_key)(rootkey, m) : 0;
+        if (bk && k < t->nroot && i > 0 && S(busy_test)(sh, bk)) {
+            deferred[ndeferred++] = (uint16_t)i;
+            continue;
+        }
         POS c = *p;
         G(play)(&c, m);
         int same = G(side)(&c) == side;
         int cp = 0, v;
         t->pvlen[1] = 0;
         t->played[1] = m;
+        if (bk) S(busy_mark)(sh, bk);
         if (t->nlines < want) {
             v = S(child)(t, &c, same, ra, rb, depth - 1, 1, &cp);
+            if (bk) S(busy_clear)(sh, bk);
         } else {
             int alpha = t->lines[want - 1].score;
             v = S(child)(t, &c, same, alpha, alpha + 1, depth - 1, 1, &cp);
             if (v > alpha && !t->stopped) v = S(child)(t, &c, same, alpha, rb, depth - 1, 1, &cp);
+            if (bk) S(busy_clear)(sh, bk);
             if (v <= alpha) {  /* a bound only: not a candidate */
                 if (t->stopped) break;
                 ++*completed;
@@ -522,7 +591,9 @@ static void S(iterate)(S(Thread) *t)
 {
     S(Shared) *sh = t->sh;
     SearchResult *res = sh->res;
-    int d = t->id == 0 ? 1 : 1 + (t->id & 1);
+    /* Lazy SMP's helpers start (and stay) a depth ahead; ABDADA's search the main thread's. */
+    int ahead = sh->busy ? 0 : (t->id & 1);
+    int d = 1 + ahead;
     while (d <= sh->max_depth && !__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) {
         t->root_depth = d;
         t->seldepth = 0;
@@ -565,9 +636,9 @@ static void S(iterate)(S(Thread) *t)
         t->prev_score = v;
         t->have_prev = 1;
         S(publish)(t, d, v, bm, proven);
-        /* Lazy SMP: skip depths other threads already finished; helpers stay one ahead. */
+        /* Skip depths other threads already finished. */
         int done = __atomic_load_n(&sh->done_depth, __ATOMIC_RELAXED);
-        int next = done + 1 + (t->id ? (t->id & 1) : 0);
+        int next = done + 1 + ahead;
         d = next > d + 1 ? next : d + 1;
         /* Odd depths end a TZAAR line after the first action of a turn, a kind of position the
          * evaluation was not fitted on (README, "TZAAR: why the stack table's weights need 5.2x
@@ -634,6 +705,7 @@ static int S(search)(const POS *root, const SearchParams *prm, TT *tt, SearchRes
         pthread_mutex_destroy(&sh.lock);
         return -1;
     }
+    if (nthreads > 1 && sh.tu.search_abdada) sh.busy = calloc(BUSY_SIZE, sizeof *sh.busy);
     tt_new_search(tt);
     for (int i = 0; i < nthreads; i++) {
         th[i].sh = &sh;
@@ -663,6 +735,7 @@ static int S(search)(const POS *root, const SearchParams *prm, TT *tt, SearchRes
     res->nodes = total;
     res->time_ms = (double)(now_ns() - sh.start_ns) / 1e6;
     free(th);
+    free(sh.busy);
     pthread_mutex_destroy(&sh.lock);
     return 0;
 }

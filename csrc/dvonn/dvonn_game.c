@@ -29,6 +29,7 @@
 #define DV_search_singular 0
 #define DV_search_singular_depth 6
 #define DV_search_eval_order 0
+#define DV_search_abdada 0
 
 #define GAME_NAME dvonn
 #define GP dv

@@ -28,6 +28,7 @@
 #define TZ_search_singular 0
 #define TZ_search_singular_depth 6
 #define TZ_search_eval_order 0
+#define TZ_search_abdada 0
 
 #define GAME_NAME tzaar
 #define GP tz
