@@ -139,3 +139,17 @@ def test_bench_against_a_tree_without_a_compiled_core_says_so_in_one_line(tmp_pa
     assert result.stderr.count("\n") == 1 and "no compiled core in" in result.stderr
     result = script(str(REPO / "scripts" / "bench"), "--against", str(REPO), "--rounds", "0")
     assert result.returncode == 1 and result.stderr.strip() == "bench: --rounds must be at least 1"
+
+
+def test_bench_times_two_threads_with_lazy_smp_and_with_abdada():
+    result = script(str(REPO / "scripts" / "bench"), "--smp", "--game", "tzaar", "--smp-depth", "2",
+                    "--abdada", "1")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.strip().split("\n")[1:]
+    assert len(lines) == 2
+    assert lines[0].startswith("tzaar: time to depth 2 over 16 positions, 2 threads (lazy SMP) vs 1")
+    assert lines[1].startswith("tzaar: time to depth 2 over 16 positions, 2 threads (ABDADA 1) vs 1")
+    for bad, message in ((["--smp-depth", "0"], "bench: --smp-depth must be from 1 to 30"),
+                         (["--abdada", "41"], "bench: --abdada must be from 1 to 40")):
+        result = script(str(REPO / "scripts" / "bench"), "--smp", *bad)
+        assert result.returncode == 1 and result.stderr.strip() == message
