@@ -22,6 +22,8 @@ from engine.gui.messages import MAX_RECORD_BYTES, BadRequest, parse_request
     ({"type": "review", "movetime": 200}, {"movetime": 200}),
     ({"type": "review_show", "ply": 0}, {"ply": 0}),
     ({"type": "level", "level": 10}, {"level": 10}),
+    ({"type": "level", "level": 0}, {"level": 0}),  # the session names the engine's range
+    ({"type": "preview", "actions": ["A5xA4"]}, {"actions": ["A5xA4"]}),
     ({"type": "attention", "present": False}, {"present": False}),
 ])
 def test_good_requests(request_, expected):
@@ -39,8 +41,11 @@ def test_good_requests(request_, expected):
     {"type": "setposition", "position": "dvonn w place -;quit"},
     {"type": "setposition", "position": "option threads 64"},
     {"type": "loadrecord", "content": ""}, {"type": "loadrecord", "content": "x" * (MAX_RECORD_BYTES + 1)},
-    {"type": "loadrecord", "content": "1. d3 \ud800"}, {"type": "level", "level": 0},
-    {"type": "level", "level": "5"}, {"type": "attention", "present": 1},
+    {"type": "loadrecord", "content": "1. d3 \ud800"}, {"type": "level", "level": 10 ** 30},
+    {"type": "level", "level": "5"}, {"type": "level", "level": True},
+    {"type": "preview", "actions": []}, {"type": "preview", "actions": "A5xA4"},
+    {"type": "preview", "actions": ["A5xA4 pass"]}, {"type": "preview", "actions": ["A5xA4\nquit"]},
+    {"type": "preview", "actions": ["A5xA4"] * 4}, {"type": "attention", "present": 1},
     {"type": "analysis", "on": "yes"}, {"type": "analysis", "on": True, "multipv": 11},
     {"type": "review"}, {"type": "review", "depth": 4, "movetime": 200},
     {"type": "review", "depth": 9}, {"type": "review", "movetime": 5001},

@@ -185,6 +185,28 @@ def test_tzaar_random_layout_and_two_action_turns(client):
         assert all(len(move.split()) == 2 for move in state["legal"][:50])
 
 
+def test_the_board_after_the_first_action_of_a_turn_is_the_engines(client, app):
+    with connect(client) as ws:
+        ws.send_json({"type": "players", "w": "human", "b": "human"})
+        receive_until(ws, "state")
+        ws.send_json({"type": "newgame", "game": "tzaar", "opening": "fixed"})
+        receive_until(ws, "state", lambda m: m["status"]["game"] == "tzaar")
+        ws.send_json({"type": "play", "move": "D6xE7"})
+        state = receive_until(ws, "state", lambda m: m["history"])
+        first = "F4xG4"  # a black Tott takes a white Tzaar
+        ws.send_json({"type": "preview", "actions": [first]})
+        preview = receive_until(ws, "preview")
+        assert preview["actions"] == [first] and preview["position"] == state["position"]
+        drawn = {p["name"]: (p["top"], p["height"]) for p in preview["board"]["points"]}
+        assert drawn["F4"] == (None, 0) and drawn["G4"] == ("C", 1)
+        assert preview["score"] == "white tzaar 5 tzarra 9 tott 15 black tzaar 5 tzarra 9 tott 15"
+        ws.send_json({"type": "players", "w": "human", "b": "human"})  # the engine asked anew
+        again = receive_until(ws, "state")
+        assert again["position"] == state["position"] and again["history"] == state["history"]
+        ws.send_json({"type": "preview", "actions": ["D6xE7"]})
+        assert receive_until(ws, "error")["message"] == "no legal turn begins with D6xE7"
+
+
 def test_a_record_is_uploaded_by_content_and_downloaded_again(client):
     with connect(client) as ws:
         ws.send_json({"type": "players", "w": "human", "b": "human"})
@@ -446,8 +468,13 @@ def test_the_level_is_the_engines_option_when_it_has_one(client, app):
         assert session.level == (low + high) // 2
         ws.send_json({"type": "level", "level": low})
         assert receive_until(ws, "state")["level"] == {"value": low, "low": low, "high": high}
-        ws.send_json({"type": "level", "level": high + 1})
-        assert receive_until(ws, "error")["message"] == f"a level from {low} to {high}"
+        assert receive_until(ws, "notice")["message"] == \
+            f"Engine level {low} from its next move ({low} weakest, {high} full strength)"
+        for wrong in (high + 1, 99, 0):  # the engine's range, never the request schema's bound
+            ws.send_json({"type": "level", "level": wrong})
+            assert receive_until(ws, "error")["message"] == (
+                f"the engine's levels are {low} to {high} ({low} weakest, {high} full strength), "
+                f"not {wrong}")
 
 
 def _alive(pid: int) -> bool:

@@ -23,6 +23,17 @@ def whole_number_from(low: int, high: int):
     return parse
 
 
+def open_browser(url: str) -> None:
+    """--open: the page in the user's browser, or one line saying where to point one."""
+    try:
+        opened = webbrowser.open(url)
+    except webbrowser.Error:
+        opened = False
+    if not opened:
+        print(f"gipf-gui: no web browser could be opened here; open {url} in one",
+              file=sys.stderr, flush=True)
+
+
 def main(argv=None) -> int:
     from ..games import titles
     parser = argparse.ArgumentParser(
@@ -69,7 +80,7 @@ def main(argv=None) -> int:
     server = uvicorn.Server(config)
     print(f"Gipfbot GUI on {url} (Ctrl-C stops it)", flush=True)
     if args.open:
-        threading.Timer(0.5, webbrowser.open, [url]).start()
+        threading.Timer(0.5, open_browser, [url]).start()
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:

@@ -45,10 +45,33 @@ POLICY_VIOLATION = 1008  # WebSocket close codes (RFC 6455)
 TRY_AGAIN_LATER = 1013
 
 
+class OneLineProtocolErrors(logging.Filter):
+    """uvicorn logs a text frame that is not UTF-8 with a traceback, then closes the socket
+    with 1007 (a protocol error): a client's fault, said in one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and str(record.msg).startswith("Invalid UTF-8"):
+            record.msg = ("closed a WebSocket that sent a text frame that is not UTF-8 "
+                          "(close code 1007, invalid data)")
+            record.args = None
+            record.exc_info = None
+            record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def quiet_protocol_errors() -> None:
+    """Once per process, however many apps are made (the filter is the logger's)."""
+    server_log = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, OneLineProtocolErrors) for f in server_log.filters):
+        server_log.addFilter(OneLineProtocolErrors())
+
+
 def create_app(engine_argv: Optional[list[str]] = None, engine_env: Optional[dict] = None,
                max_sessions: int = 4, allowed_hosts: Optional[list[str]] = None) -> Starlette:
     if engine_argv is None:
         engine_argv, engine_env = default_engine_argv()
+    quiet_protocol_errors()
     sessions: set[Session] = set()
     cache: dict = {}
     first_state_lock = asyncio.Lock()

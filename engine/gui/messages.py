@@ -25,10 +25,13 @@ MULTIPV = (1, 10)
 REVIEW_DEPTH = (1, 8)              # modest: a review cancels between two positions' searches
 REVIEW_MOVETIME_MS = (10, 5000)
 MAX_PLY = 10_000
-LEVEL = (1, 99)                    # the engine's own range (its `option` list) is checked later
+MAX_LEVEL = 10_000                 # a bound on the number only: the session checks the
+                                   # engine's own range (its `option` list) and names it
+MAX_TURN_ACTIONS = 4
 
 GAME_NAME = re.compile(r"[a-z]{1,16}")
 MOVE_TEXT = re.compile(r"[A-Za-z0-9+:x -]{1,%d}" % MAX_MOVE_CHARS)
+ACTION_TEXT = re.compile(r"[A-Za-z0-9+:x-]{1,%d}" % MAX_MOVE_CHARS)   # one word of a move
 POSITION_TEXT = re.compile(r"[a-z]{1,16} [wb] [a-z]{1,16} [A-Za-z,/-]{1,%d}" % MAX_POSITION_CHARS)
 SIDES = ("w", "b")
 PLAYERS = ("human", "engine")
@@ -144,7 +147,18 @@ def _review(data: dict) -> dict:
 
 
 def _level(data: dict) -> dict:
-    return {"level": _int(data.get("level"), *LEVEL, "level")}
+    level = data.get("level")
+    if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= MAX_LEVEL:
+        raise BadRequest("level must be a whole number (the engine's levels are in its options)")
+    return {"level": level}
+
+
+def _preview(data: dict) -> dict:
+    """The first actions of a turn being built: the page draws the position after them."""
+    actions = data.get("actions")
+    if not isinstance(actions, list) or not 1 <= len(actions) < MAX_TURN_ACTIONS:
+        raise BadRequest(f"actions must be a list of 1 to {MAX_TURN_ACTIONS - 1} actions")
+    return {"actions": [_text(action, ACTION_TEXT, "action") for action in actions]}
 
 
 def _attention(data: dict) -> dict:
@@ -169,4 +183,5 @@ CHECKERS = {
     "players": _players, "time": _time, "setposition": _setposition, "loadrecord": _loadrecord,
     "record": _nothing, "analysis": _analysis, "level": _level, "attention": _attention,
     "review": _review, "review_cancel": _nothing, "review_show": _review_show,
+    "preview": _preview,
 }

@@ -19,6 +19,7 @@ from ..client import AsyncEngineProcess as EngineProcess
 from ..client import EngineDied
 from ..client import EngineRefused as EngineError
 from ..games import DEFAULT_GAME, GAMES
+from ..review.judge import judge_for
 from .board import game_choices, game_look, parse_showboard
 from .review_job import ReviewJob
 
@@ -272,6 +273,8 @@ class Session:
             await self.start_game(" ".join(words), pause=False)
         elif kind == "play":
             await self.play(request["move"])
+        elif kind == "preview":
+            await self.preview(request["actions"])
         elif kind == "undo":
             await self.undo()
         elif kind == "go":
@@ -290,14 +293,7 @@ class Session:
             self.paused = False
             await self.refresh()
         elif kind == "level":
-            if self.level_range is None:
-                raise EngineError("this engine has no levels")
-            low, high = self.level_range
-            if not low <= request["level"] <= high:
-                raise EngineError(f"a level from {low} to {high}")
-            await self.engine.ask(f"option level {request['level']}")
-            self.level = request["level"]
-            await self.refresh()
+            await self.set_level(request["level"])
         elif kind == "attention":
             self.present = request["present"]
             if not self.present and self.engine.analysing:
@@ -323,6 +319,19 @@ class Session:
         elif kind == "analysis":
             await self.set_analysis(request["on"], request["multipv"])
             await self.refresh()
+
+    async def set_level(self, level: int) -> None:
+        if self.level_range is None:
+            raise EngineError("this engine has no levels")
+        low, high = self.level_range
+        if not low <= level <= high:
+            raise EngineError(f"the engine's levels are {low} to {high} ({low} weakest, "
+                              f"{high} full strength), not {level}")
+        await self.engine.ask(f"option level {level}")
+        self.level = level
+        await self.refresh()
+        self.send({"type": "notice", "message": f"Engine level {level} from its next move "
+                   f"({low} weakest, {high} full strength)"})
 
     async def set_analysis(self, on: bool, multipv: int) -> None:
         if self.analysis["multipv"] != multipv:
@@ -395,6 +404,24 @@ class Session:
         self.paused = False
         await self.refresh()
 
+    async def preview(self, actions: list[str]) -> None:
+        """The board after the first actions of a turn, while the player chooses the rest: the
+        engine plays the legal turn that goes on with passes only, draws it and takes it back."""
+        if not self.playing() or self.players.get(self.status.get("to_act", "")) != "human":
+            raise EngineError("there is no turn being built now")
+        turn = next((move for move in self.legal if move.split()[:len(actions)] == actions
+                     and all(word == "pass" for word in move.split()[len(actions):])), None)
+        if turn is None:
+            raise EngineError(f"no legal turn begins with {' '.join(actions)}")
+        await self.engine.ask(f"play {self.status['to_act']} {turn}")
+        try:
+            board = parse_showboard(await self.engine.ask("showboard"))
+            score = await self.engine.ask("score")
+        finally:
+            await self.engine.ask("undo")
+        self.send({"type": "preview", "actions": actions, "position": self.position,
+                   "board": board.to_json(), "score": score})
+
     async def undo(self) -> None:
         """Back to the last position where a human is to act (one move when engines play both)."""
         if not self.history:
@@ -443,7 +470,14 @@ class Session:
         if "bestmove" in info:
             self.send({"type": "analysis_end", "bestmove": info["bestmove"]})
         else:
-            self.send({"type": "info", "info": info})
+            self.send({"type": "info", "info": self.with_score_text(info)})
+
+    def with_score_text(self, info: dict) -> dict:
+        """The score also in the words review uses (engine.review.judge): one unit on the page."""
+        if isinstance(info.get("score"), int):
+            info["score_text"] = judge_for(self.status.get("game", DEFAULT_GAME)).score_text(
+                info["score"])
+        return info
 
     async def refresh(self, pause_if_engine: bool = False) -> None:
         """Ask the engine for everything the page shows and send it as one `state` message;
