@@ -109,9 +109,10 @@ def open_page(driver, url: str, game: str) -> None:
     time_ms.clear()
     time_ms.send_keys("100\t")  # the change event sends it
     wait(driver, lambda d: states(d) >= 2, "the state after the time setting")
-    Select(driver.find_element(By.ID, "game")).select_by_value(game)
-    driver.find_element(By.ID, "newgame").click()
-    wait(driver, lambda d: states(d) >= 3, f"a new {game} game")
+    select = Select(driver.find_element(By.ID, "game"))
+    if select.first_selected_option.get_attribute("value") != game:
+        select.select_by_value(game)  # no move played yet: the choice starts the game at once
+        wait(driver, lambda d: states(d) >= 3, f"a new {game} game")
     assert driver.find_element(By.ID, "position").get_attribute("value").startswith(
         game.split("-")[0])
 
@@ -265,9 +266,8 @@ def test_the_analysis_panel_keeps_no_lines_of_another_position(server_url, brows
     wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#pv-table .pv-line"), "DVONN lines")
     set_analysis(d, False)
     assert d.find_elements(By.CSS_SELECTOR, "#pv-table .pv-line")  # the same position: kept
-    Select(d.find_element(By.ID, "game")).select_by_value("tzaar-fixed")
     before = states(d)
-    d.find_element(By.ID, "newgame").click()
+    Select(d.find_element(By.ID, "game")).select_by_value("tzaar-fixed")
     wait(d, lambda d: states(d) > before, "the TZAAR game")
     assert d.find_elements(By.CSS_SELECTOR, "#pv-table .pv-line") == []
     legend = d.find_element(By.ID, "legend").text

@@ -83,6 +83,23 @@ function markAction(layer, byName, action, ringClass, arrowClass) {
   if (pts.length === 2) arrow(layer, pts[0], pts[1], arrowClass);
 }
 
+// What the player may choose, drawn above the last move's marks and the height badges: a ring
+// on a white halo shows on white and black pieces alike, and beside the orange last-move ring.
+function drawChoices(layer, points, opts) {
+  for (const p of points) {
+    const ring = (cls) => {
+      el("circle", { cx: p.x, cy: p.y, r: PIECE_R + 0.02, class: "ring-halo" }, layer);
+      el("circle", { cx: p.x, cy: p.y, r: PIECE_R + 0.02, class: cls, "data-for": p.name }, layer);
+    };
+    if (opts.targets.has(p.name)) {
+      if (p.top) ring("ring-target");
+      else el("circle", { cx: p.x, cy: p.y, r: 0.17, class: "dot-target", "data-for": p.name }, layer);
+    }
+    if (opts.selected === p.name) ring("ring-selected");
+    else if (opts.sources.has(p.name)) ring("ring-source");
+  }
+}
+
 // opts: targets, sources (Sets of names), selected (name), last (actions), pv (action), onClick(name)
 function drawBoard(svg, board, game, opts) {
   svg.textContent = "";
@@ -122,18 +139,9 @@ function drawBoard(svg, board, game, opts) {
     if (p.top) {
       if (drawPiece(g, game, p)) badged.push(p);
     } else el("circle", { cx: p.x, cy: p.y, r: 0.09, class: "point-dot" }, g);
-    if (opts.targets.has(p.name)) {
-      g.classList.add("target");
-      if (p.top) el("circle", { cx: p.x, cy: p.y, r: PIECE_R + 0.04, class: "ring-target" }, g);
-      else el("circle", { cx: p.x, cy: p.y, r: 0.17, class: "dot-target" }, g);
-    }
-    if (opts.selected === p.name) {
-      g.classList.add("selected");
-      el("circle", { cx: p.x, cy: p.y, r: PIECE_R + 0.04, class: "ring-selected" }, g);
-    } else if (opts.sources.has(p.name)) {
-      g.classList.add("source");
-      el("circle", { cx: p.x, cy: p.y, r: PIECE_R + 0.04, class: "ring-source" }, g);
-    }
+    if (opts.targets.has(p.name)) g.classList.add("target");
+    if (opts.selected === p.name) g.classList.add("selected");
+    else if (opts.sources.has(p.name)) g.classList.add("source");
     g.addEventListener("click", () => opts.onClick(p.name));
     g.addEventListener("keydown", (event) => {  // keyboard play: Tab to a point, Enter chooses
       if (event.key === "Enter" || event.key === " ") {
@@ -149,6 +157,7 @@ function drawBoard(svg, board, game, opts) {
   }
   const badges = el("g", { "pointer-events": "none" }, svg);
   for (const p of badged) drawBadge(badges, p);
+  drawChoices(el("g", { id: "choice-layer", "pointer-events": "none" }, svg), points, opts);
   const pvLayer = el("g", { id: "pv-layer", "pointer-events": "none" }, svg);
   return {
     // The variation up to the hovered action: each action's points and arrow, numbered; the

@@ -43,20 +43,28 @@
     });
   }
 
-  function drawMoves(list, report, onPick) {
-    list.textContent = "";
+  // One row per move in reading order: the played move, its score, its mark, then the best
+  // move and the best move's score (both scores from the mover's view, in review's words).
+  function drawMoves(body, report, onPick) {
+    body.textContent = "";
     for (const move of report.moves) {
-      const row = document.createElement("div");
+      const row = document.createElement("tr");
       row.className = "review-move " + (move.mark || "");
       row.dataset.ply = String(move.number);
-      const span = (cls, text) => { const s = document.createElement("span"); s.className = cls; s.textContent = text; row.append(s, " "); };
-      span("move", `${move.number}. ${move.side} ${move.move}`);
-      if (move.mark) span("mark", SYMBOLS[move.mark] + " " + move.mark);
-      if (move.forced) span("eval", "(forced)");
-      else if (move.is_best) span("eval", "(best) " + move.eval.text);
-      else span("best", `best ${move.best} ${move.eval.text}, played ${move.played.text}`);
+      const cell = (cls, text) => {
+        const td = document.createElement("td");
+        td.className = cls;
+        td.textContent = text;
+        row.appendChild(td);
+      };
+      cell("move", `${move.number}. ${move.side} ${move.move}`);
+      cell("score", move.played.text);
+      cell("mark", move.forced ? "forced" : (move.mark ? SYMBOLS[move.mark] + " " + move.mark : ""));
+      if (move.forced) { cell("best", ""); cell("score", ""); }
+      else if (move.is_best) { cell("best", "(the played move)"); cell("score", move.eval.text); }
+      else { cell("best", move.best); cell("score", move.eval.text); }
       row.addEventListener("click", () => onPick(move.number));
-      list.appendChild(row);
+      body.appendChild(row);
     }
   }
 
