@@ -7,6 +7,7 @@ Each test saves a screenshot; with GIPF_SCREENSHOTS=<folder> set they are also c
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -229,8 +230,9 @@ def test_the_first_paint_is_a_board_to_play_against_the_engine(server_url, brows
         assert Select(d.find_element(By.ID, "level")).first_selected_option.text == "10"
         assert "middle level" in d.find_element(By.ID, "level-note").text
         Select(d.find_element(By.ID, "level")).select_by_visible_text("3")
-        wait(d, lambda d: d.find_element(By.ID, "level").get_attribute("value") == "3" and
-             states(d) >= 2, "the level set")
+        wait(d, lambda d: message(d) == "Engine level 3 from its next move "
+             "(1 weakest, 20 full strength)", "the level confirmed")
+        assert d.find_element(By.ID, "level").get_attribute("value") == "3"
 
 
 def test_analysis_is_on_among_humans_and_waits_while_nobody_looks(server_url, browser):
@@ -264,6 +266,10 @@ def test_the_analysis_panel_keeps_no_lines_of_another_position(server_url, brows
     open_page(d, server_url, "dvonn")
     set_analysis(d, True)
     wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#pv-table .pv-line"), "DVONN lines")
+    # DVONN's in points of height, as review counts them
+    assert all(re.fullmatch(r"[+-]\d+\.\d\d|(wins|loses) in \d+ \(by \d+\)", score)
+               for score in texts(d, "#pv-table .pv-line td:nth-child(2)")), \
+        texts(d, "#pv-table .pv-line td:nth-child(2)")
     set_analysis(d, False)
     assert d.find_elements(By.CSS_SELECTOR, "#pv-table .pv-line")  # the same position: kept
     before = states(d)
@@ -275,6 +281,10 @@ def test_the_analysis_panel_keeps_no_lines_of_another_position(server_url, brows
     set_analysis(d, True)
     wait(d, lambda d: texts(d, "#pv-table .pv-move"), "TZAAR lines")
     assert all("x" in move or "+" in move or move == "pass" for move in texts(d, "#pv-table .pv-move"))
+    # scores in review's words: TZAAR's with the win chance
+    assert all(re.fullmatch(r"[+-]\d+\.\d\d \(\d+ %\)|(wins|loses) in \d+", score)
+               for score in texts(d, "#pv-table .pv-line td:nth-child(2)")), \
+        texts(d, "#pv-table .pv-line td:nth-child(2)")
 
 
 def test_a_resigned_record_is_a_finished_game_and_ignored_actions_get_a_word(
@@ -362,6 +372,8 @@ def test_a_dvonn_review_draws_its_graph_and_shows_a_move(server_url, browser, tm
     record.write_text(DVONN_RECORD)
     d.find_element(By.ID, "record-file").send_keys(str(record))
     wait(d, lambda d: len(moves(d)) == 64, "the loaded record's moves")
+    for nothing_yet in ("review-graph", "review-table"):  # no empty box before a review
+        assert not d.find_element(By.ID, nothing_yet).is_displayed()
     amount = d.find_element(By.ID, "review-amount")
     amount.clear()
     amount.send_keys("9")
@@ -373,6 +385,15 @@ def test_a_dvonn_review_draws_its_graph_and_shows_a_move(server_url, browser, tm
     wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#review-graph .review-point")) == 64,
          "the evaluation graph, one point per move")
     assert len(d.find_elements(By.CSS_SELECTOR, "#review-moves .review-move")) == 64
+    # reading order: the played move and its score, its mark, then the best move and its score
+    assert texts(d, "#review-table th") == ["move", "score", "mark", "best", "score"]
+    rows = d.execute_script("return [...document.querySelectorAll('#review-table tbody tr')]"
+                            ".map(r => [...r.cells].map(c => c.textContent))")
+    assert rows[0][0] == "1. w G2" and all(len(row) == 5 for row in rows)
+    score = r"[+-]\d+\.\d\d|(wins|loses) in \d+ \(by \d+\)|(won|lost) \(by \d+\)"
+    assert all(re.fullmatch(score, row[1]) for row in rows if row[2] != "forced"), rows
+    assert all(row[3] == "(the played move)" or re.fullmatch(r"[A-K]\d(-[A-K]\d)?|pass", row[3])
+               for row in rows if row[2] != "forced"), rows
     stacks = lambda d: sum(1 for top in texts(d, "#board .point", "data-top") if top)  # noqa: E731 - a wait condition
     at_end = stacks(d)
     d.find_element(By.CSS_SELECTOR, '#review-moves .review-move[data-ply="10"]').click()
@@ -382,3 +403,154 @@ def test_a_dvonn_review_draws_its_graph_and_shows_a_move(server_url, browser, tm
     screenshot(d, tmp_path, "gui-review.png")
     d.find_element(By.ID, "review-back").click()
     assert stacks(d) == at_end and len(moves(d)) == 64
+
+
+# --- the position the player acts on, passes, the selector -------------------------------------
+# White's one stack (two high, on A3) has no stack two points away, and no move can put one there:
+# every White turn is a forced pass while Black's row of single pieces stacks up.
+STUCK_WHITE = ("dvonn w move -,-,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-,-,-/WW,R,-,B,B,B,R,B,B,B,R/"
+               "-,-,-,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-,-")
+
+
+def tzaar_pieces(position: str) -> dict[str, tuple[str, int]]:
+    """The stacks of a TZAAR position string (protocol.md §7.2): point -> (top letter, height)."""
+    columns = position.split()[3].split("/")
+    pieces = {}
+    for letter, column in zip("ABCDEFGHI", columns):
+        numbers = [n for n in range(1, 10) if not (letter == "E" and n == 5)]  # E5: the hole
+        for number, token in zip(numbers, column.split(",")):
+            if token != "-":
+                pieces[f"{letter}{number}"] = (token[-1], len(token))
+    return pieces
+
+
+def drawn_pieces(driver) -> dict[str, tuple[str, int]]:
+    rows = driver.execute_script(
+        "return [...document.querySelectorAll('#board .point')]"
+        ".map(e => [e.dataset.point, e.dataset.top, e.dataset.height])")
+    return {name: (top, int(height)) for name, top, height in rows if top}
+
+
+def points_of(action: str) -> list[str]:
+    return [word for word in action.replace("x", " ").replace("+", " ").replace("-", " ").split()]
+
+
+def rect(driver, element_id: str) -> dict:
+    return driver.find_element(By.ID, element_id).rect
+
+
+def set_position(driver, position: str) -> None:
+    field = driver.find_element(By.ID, "position")
+    field.clear()
+    field.send_keys(position)
+    before = states(driver)
+    driver.find_element(By.ID, "setposition").click()
+    wait(driver, lambda d: states(d) > before, "the position set")
+
+
+def test_a_tzaar_turn_is_drawn_action_by_action_as_the_engine_has_it(
+        server_url, browser, engine, tmp_path):
+    d = browser
+    open_page(d, server_url, "tzaar-fixed")
+    before = states(d)
+    Select(d.find_element(By.ID, "player-b")).select_by_visible_text("human")
+    wait(d, lambda d: states(d) > before, "both sides human")
+    set_analysis(d, False)
+    click_point(d, "D6")
+    click_point(d, "E7")
+    wait(d, lambda d: moves(d) == ["1. w D6xE7"], "White's opening capture")
+    start = d.find_element(By.ID, "position").get_attribute("value")
+    engine.ok(f"setposition {start}")
+    turns = [m.split() for m in engine.ok("legal_moves").split("\n")]
+    # as in a game where A5xA4 is followed by A4's next action: the piece just moved moves again
+    first, second = next(t for t in turns if len(t) == 2 and t[1] != "pass"
+                         and points_of(t[1])[0] == points_of(t[0])[1])
+    engine.ok(f"play b {first} pass")
+    after_first = engine.ok("position")
+    engine.ok("undo")
+    engine.ok(f"play b {first} {second}")
+    after_turn = engine.ok("position")
+    assert drawn_pieces(d) == tzaar_pieces(start)
+    layout = [rect(d, name) for name in ("status-line", "builder", "board")]
+
+    source, target = points_of(first)
+    click_point(d, source)
+    click_point(d, target)
+    wait(d, lambda d: drawn_pieces(d) == tzaar_pieces(after_first),
+         f"the board after {first} as the engine has it")
+    assert d.find_element(By.ID, "chosen").text == f"turn so far: {first}"
+    assert target in texts(d, "#board .point.source", "data-point")  # the mover's piece now
+    assert d.execute_script(  # its ring is drawn after (above) the last-move ring on it
+        "const last = document.querySelector('#board .ring-last');"
+        "const ring = document.querySelector(`#choice-layer .ring-source[data-for='${arguments[0]}']`);"
+        "return Boolean(last && ring && last.compareDocumentPosition(ring) &"
+        " Node.DOCUMENT_POSITION_FOLLOWING)", target)
+    assert [rect(d, name) for name in ("status-line", "builder", "board")] == layout  # no jump
+    screenshot(d, tmp_path, "gui-tzaar-turn.png")
+
+    d.find_element(By.ID, "cancel").click()
+    wait(d, lambda d: drawn_pieces(d) == tzaar_pieces(start), "the turn's start again")
+    assert d.find_element(By.ID, "chosen").text == ""
+    click_point(d, source)
+    click_point(d, target)
+    wait(d, lambda d: drawn_pieces(d) == tzaar_pieces(after_first), "the first action again")
+    for point in points_of(second):
+        click_point(d, point)
+    wait(d, lambda d: len(moves(d)) == 2, "the whole turn played")
+    assert moves(d)[1] == f"2. b {first} {second}"
+    assert d.find_element(By.ID, "position").get_attribute("value") == after_turn
+    assert drawn_pieces(d) == tzaar_pieces(after_turn)
+
+
+def white_passes(driver) -> int:
+    return sum(1 for move in moves(driver) if move.endswith(". w pass"))
+
+
+def test_a_forced_pass_is_said_in_words_and_one_click_passes_the_run(server_url, browser):
+    d = browser
+    open_page(d, server_url, "dvonn")
+    set_position(d, STUCK_WHITE)
+    wait(d, lambda d: d.find_element(By.ID, "hint").text == "White cannot move: pass",
+         "the forced pass in words")
+    assert d.find_element(By.ID, "pass").is_displayed()
+    click_point(d, "A3")
+    assert message(d) == "White cannot move: pass"
+    d.find_element(By.ID, "pass").click()  # the only click: the passes after it go by themselves
+    wait(d, lambda d: d.find_element(By.ID, "result").text, "the end of the game")
+    assert white_passes(d) >= 2 and moves(d)[0] == "1. w pass"
+    assert d.find_element(By.ID, "result").text.endswith("(neither side can move)")
+
+
+def test_a_forced_pass_goes_by_itself_after_a_notice_when_chosen(server_url, browser, tmp_path):
+    d = browser
+    open_page(d, server_url, "dvonn")
+    d.find_element(By.ID, "auto-pass").click()
+    d.execute_script("document.body.dataset.passMs = '600000'")  # a notice to look at first
+    set_position(d, STUCK_WHITE)
+    wait(d, lambda d: d.find_element(By.ID, "hint").text ==
+         "White cannot move: passing in a moment", "the notice before the pass")
+    assert moves(d) == []
+    screenshot(d, tmp_path, "gui-pass.png")
+    d.execute_script("document.body.dataset.passMs = '200'")
+    set_position(d, STUCK_WHITE)  # planned anew with a short notice; no click on Pass at all
+    wait(d, lambda d: d.find_element(By.ID, "result").text, "the end of the game")
+    assert white_passes(d) >= 2 and moves(d)[0] == "1. w pass"
+
+
+def test_the_game_selector_starts_an_untouched_game_at_once_or_says_new_game(server_url, browser):
+    d = browser
+    open_page(d, server_url, "dvonn")
+    before = states(d)
+    Select(d.find_element(By.ID, "game")).select_by_value("tzaar-fixed")  # no move yet
+    wait(d, lambda d: states(d) > before and len(d.find_elements(By.CSS_SELECTOR, "#board .point"))
+         == 60, "TZAAR at once")
+    assert d.find_element(By.ID, "to-act").text.startswith("TZAAR · White to act")
+    click_point(d, "D6")
+    click_point(d, "E7")
+    wait(d, lambda d: len(moves(d)) == 2, "the engine's answer")
+    Select(d.find_element(By.ID, "game")).select_by_value("dvonn")  # a game under way is kept
+    assert d.find_element(By.ID, "game-note").text == "New game to start DVONN"
+    assert len(d.find_elements(By.CSS_SELECTOR, "#board .point")) == 60 and len(moves(d)) == 2
+    d.find_element(By.ID, "newgame").click()
+    wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board .point")) == 49, "DVONN")
+    assert d.find_element(By.ID, "game-note").text == "" and moves(d) == []
