@@ -412,6 +412,10 @@ STUCK_WHITE = ("dvonn w move -,-,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-,-,-/WW,R,-,B,B,B,
                "-,-,-,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-,-")
 
 
+TZAAR_START = ("tzaar w opening C,C,C,C,c/c,B,B,B,b,c/c,b,A,A,a,b,c/c,b,a,C,c,a,b,c/c,b,a,c,C,A,B,C/"
+               "C,B,A,C,c,A,B,C/C,B,A,a,a,B,C/C,B,b,b,b,C/C,c,c,c,c")  # the fixed layout
+
+
 def tzaar_pieces(position: str) -> dict[str, tuple[str, int]]:
     """The stacks of a TZAAR position string (protocol.md §7.2): point -> (top letter, height)."""
     columns = position.split()[3].split("/")
@@ -451,7 +455,10 @@ def set_position(driver, position: str) -> None:
 def test_a_tzaar_turn_is_drawn_action_by_action_as_the_engine_has_it(
         server_url, browser, engine, tmp_path):
     d = browser
-    open_page(d, server_url, "tzaar-fixed")
+    open_page(d, server_url, "dvonn")
+    set_position(d, TZAAR_START)
+    assert d.find_element(By.ID, "score").text == \
+        "Count: White tzaar 6 tzarra 9 tott 15 · Black tzaar 6 tzarra 9 tott 15"
     before = states(d)
     Select(d.find_element(By.ID, "player-b")).select_by_visible_text("human")
     wait(d, lambda d: states(d) > before, "both sides human")
@@ -519,6 +526,11 @@ def test_a_forced_pass_is_said_in_words_and_one_click_passes_the_run(server_url,
     wait(d, lambda d: d.find_element(By.ID, "result").text, "the end of the game")
     assert white_passes(d) >= 2 and moves(d)[0] == "1. w pass"
     assert d.find_element(By.ID, "result").text.endswith("(neither side can move)")
+    set_position(d, STUCK_WHITE.replace("W", "b").replace("B", "W").replace("b", "B"))
+    click_point(d, "D3")  # White moves; Black, the engine, has no move
+    click_point(d, "E3")
+    wait(d, lambda d: message(d) == "Black could not move: the engine passed", "the engine's pass")
+    assert moves(d)[:2] == ["1. w D3-E3", "2. b pass"]
 
 
 def test_a_forced_pass_goes_by_itself_after_a_notice_when_chosen(server_url, browser, tmp_path):
