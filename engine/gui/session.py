@@ -21,6 +21,7 @@ from ..client import EngineRefused as EngineError
 from ..games import DEFAULT_GAME, GAMES
 from ..review.judge import judge_for
 from .board import game_choices, game_look, parse_showboard
+from .replies import parse_fields, parse_int_option
 from .review_job import ReviewJob
 
 log = logging.getLogger("engine.gui")
@@ -29,22 +30,6 @@ LIVE_INTERVAL_MS = 250
 RESIGNED = {"White resigned": "w", "Black resigned": "b"}  # loadrecord's reply (protocol.md 5.5)
 RESTARTS_ALLOWED = 3       # within RESTART_WINDOW_S: an engine that keeps dying is given up
 RESTART_WINDOW_S = 30.0
-
-
-def parse_fields(text: str) -> dict:
-    """`status`'s key=value words."""
-    return dict(word.split("=", 1) for word in text.split() if "=" in word)
-
-
-def parse_int_option(listing: str, name: str) -> Optional[tuple[int, int]]:
-    """(low, high) of an int option in `option`'s list (`level 20 int 1..20`), None if absent."""
-    for line in listing.split("\n"):
-        words = line.split()
-        if len(words) == 4 and words[0] == name and words[2] == "int":
-            low, _, high = words[3].partition("..")
-            if low.isdigit() and high.isdigit():
-                return int(low), int(high)
-    return None
 
 
 def analysis_default(players: dict) -> bool:
