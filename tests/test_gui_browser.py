@@ -457,6 +457,9 @@ def test_a_tzaar_turn_is_drawn_action_by_action_as_the_engine_has_it(
     d = browser
     open_page(d, server_url, "dvonn")
     set_position(d, TZAAR_START)
+    # the selector follows a game that came from a position, not from the selector itself
+    assert Select(d.find_element(By.ID, "game")).first_selected_option.get_attribute(
+        "value").startswith("tzaar")
     assert d.find_element(By.ID, "score").text == \
         "Count: White tzaar 6 tzarra 9 tott 15 · Black tzaar 6 tzarra 9 tott 15"
     before = states(d)

@@ -29,6 +29,18 @@ function fillGames(games) {
   $("seed-label").hidden = !select.value.endsWith("-random");
 }
 
+// A game that came from elsewhere (a position set, a record loaded) shows in the selector too.
+function followGame(game) {
+  const select = $("game");
+  if (ui.gameChoice && ui.gameChoice.split("-")[0] === game) return;
+  const choice = [...select.options].find((o) => o.value.split("-")[0] === game);
+  if (!choice) return;
+  select.value = choice.value;
+  ui.gameChoice = choice.value;
+  $("game-note").textContent = "";
+  $("seed-label").hidden = !choice.value.endsWith("-random");
+}
+
 function syncControls(st) {
   $("player-w").value = st.players.w;
   $("player-b").value = st.players.b;
