@@ -11,6 +11,7 @@ from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 CORE_REQUIRED = os.environ.get("GIPF_REQUIRE_CORE", "") not in ("", "0")
@@ -45,6 +46,17 @@ class CoreBuildExt(build_ext):
             f"  to make this an error.\n{bar}\n\n")
 
 
+class BuildPyWithProtocol(build_py):
+    """build_py that installs protocol.md as engine/data/protocol.md, so an installed engine can
+    name its reference (gipf-engine --help); the source tree keeps one copy, at its root."""
+
+    def run(self):
+        super().run()
+        target = Path(self.build_lib) / "engine" / "data" / "protocol.md"
+        self.mkpath(str(target.parent))
+        self.copy_file(str(HERE / "protocol.md"), str(target))
+
+
 def core_modules() -> list[str]:
     """The cffi build of the core, or none (said loudly, or fatal under GIPF_REQUIRE_CORE) when
     the header its declarations are read from is missing: the builder could not even load."""
@@ -72,5 +84,5 @@ setup(
     long_description=long_description(),
     long_description_content_type="text/markdown",
     cffi_modules=core_modules(),
-    cmdclass={"build_ext": CoreBuildExt},
+    cmdclass={"build_ext": CoreBuildExt, "build_py": BuildPyWithProtocol},
 )

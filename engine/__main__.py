@@ -42,11 +42,14 @@ def _null_stderr():
 
 
 def main(argv=None) -> int:
+    from .examples import EXAMPLES, protocol_reference
     from .games import titles
     parser = argparse.ArgumentParser(
         prog="gipf-engine",
         description=f"{ENGINE_NAME} {__version__}: {titles()} engine speaking a "
-                    "GTP-style protocol on stdin/stdout (see protocol.md).")
+                    "GTP-style protocol on stdin/stdout.",
+        epilog=f"The protocol reference: {protocol_reference()}. "
+               f"Example game records: {EXAMPLES} (--examples prints the folder).")
     parser.add_argument("--seed", type=seed_value, default=0,
                         help="seed for reproducible play (default 0)")
     parser.add_argument("--log-level", default="warning",
@@ -55,8 +58,13 @@ def main(argv=None) -> int:
     parser.add_argument("--game-module", action="append", default=[], metavar="MODULE",
                         help="import MODULE first: an importable module whose import registers "
                              "more games (engine/games register); may be repeated")
+    parser.add_argument("--examples", action="store_true",
+                        help="print the folder of the example game records and exit")
     parser.add_argument("--version", action="version", version=f"{ENGINE_NAME} {__version__}")
     args = parser.parse_args(argv)
+    if args.examples:
+        print(EXAMPLES)
+        return 0
     for module in args.game_module:
         error = load_game_module(module)
         if error:

@@ -160,3 +160,12 @@ def fake_engine(tmp_path):
         return " ".join(shlex.quote(part) for part in (sys.executable, str(script), version, *hang))
 
     return command
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The documents' replayed replies, counted per document (tests/doc_replay.py): all of them
+    were equal to what the documents show, or the tests that compared them failed."""
+    from doc_replay import COMPARED
+    for document, count in sorted(COMPARED.items()):
+        unit = "stderr lines" if document.endswith("stderr") else "replies"
+        terminalreporter.write_line(f"documents replayed: {document}: {count} {unit} compared, all equal")

@@ -141,26 +141,6 @@ def test_dvonn_tempo_goes_to_the_side_to_act_and_late_placements_can_score_as_st
         core.set_weight("dvonn", "place_stacking_from", 49 + 1)  # the default: never
 
 
-def test_the_eval_and_weights_transcripts_in_protocol_md_are_real_output():
-    import re
-    import subprocess
-    import sys
-
-    from conftest import REPO, shared_dir
-
-    shared_dir("records", "dvonn-boardspace")
-    text = (REPO / "protocol.md").read_text()
-    section = text[text.index("Evaluation: `eval` · `weights`"):text.index("## 7. Position strings")]
-    blocks = re.findall(r"```gtp\n(.*?)```", section, flags=re.S)
-    assert len(blocks) == 3
-    for block in blocks:
-        commands = [para.split("\n")[0] for para in block.strip("\n").split("\n\n")]
-        out = subprocess.run([sys.executable, "-m", "engine"], input="\n".join(commands) + "\nquit\n",
-                             capture_output=True, text=True, cwd=REPO, timeout=60).stdout
-        replies = out.split("\n\n")[:len(commands)]
-        assert block == "".join(f"{c}\n{r}\n\n" for c, r in zip(commands, replies))
-
-
 def test_late_placements_can_be_searched_without_reductions():
     rng = random.Random(9)
     g = DvonnGame()

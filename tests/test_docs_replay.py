@@ -1,0 +1,91 @@
+"""Every transcript the documents show is the engine's real answer: each ```gtp block of
+protocol.md and README.md is replayed against a freshly started engine, in the folder of the
+shipped example records, and every reply is compared; only what the document marks with `…`
+(the clock's share, protocol.md "How examples are written") is not. The replies compared are
+counted per document and printed at the end of the run (conftest.py)."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO
+from doc_replay import COMPARED, MARK, Block, Exchange, matches, pattern, replay, transcripts
+
+from engine.examples import EXAMPLES
+
+DOCUMENTS = [REPO / "protocol.md", REPO / "README.md"]
+BLOCKS = [block for path in DOCUMENTS for block in transcripts(path)]
+
+
+def test_every_document_has_transcripts():
+    counts = {path.name: sum(1 for b in BLOCKS if b.document == path.name) for path in DOCUMENTS}
+    assert counts["protocol.md"] >= 30 and counts["README.md"] == 1, counts
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=lambda b: f"{b.document}:{b.line}")
+def test_transcript_replays_exactly(block: Block):
+    differ = []
+    for exchange, got in replay(block, EXAMPLES):
+        if not matches(exchange.reply, got):
+            differ.append(f"{exchange.sent}:\n  document: {exchange.reply}\n  engine:   {got}")
+    assert not differ, f"{block.name}: {len(differ)} replies differ:\n" + "\n".join(differ)
+    COMPARED[block.document] += len(block.exchanges)
+
+
+def test_the_markers_only_skip_what_they_mark():
+    """`…` stands for text inside its line, or for whole lines when alone; nothing else is loose."""
+    assert matches(["= time …"], ["= time 12"]) and not matches(["= time …"], ["= time "])
+    assert not matches(["= score -342"], ["= score -341"])
+    assert not matches(["=", "B4"], ["=", "B4", "score 0"])  # an extra line is a difference
+    assert matches(["=", "…", "bestmove …"], ["=", "info a", "info b", "bestmove B4"])
+    assert matches(["=", "…", "bestmove …"], ["=", "bestmove B4"])
+    assert not matches(["= …"], ["= a", "b"])  # `…` inside a line never spans lines
+    assert pattern(["a.b"]).fullmatch("a.b\n") and not pattern(["a.b"]).fullmatch("axb\n")
+
+
+def test_a_changed_reply_fails_the_replay(tmp_path):
+    """The comparison catches a reply that differs from the document."""
+    block = Block("sample.md", 1, "sample", [Exchange(["newgame tzaar"], ["="]),
+                                             Exchange(["option depth 2"], ["="]),
+                                             Exchange(["genmove"], ["= A1xA2"])])
+    (_, _), (_, _), (exchange, got) = replay(block, EXAMPLES)
+    assert got[0].startswith("= ") and not matches(exchange.reply, got)
+
+
+def stderr_examples() -> list[tuple[list[str], list[str]]]:
+    """§6.6's real stderr lines: (the commands named before the block, the lines shown)."""
+    text = (REPO / "protocol.md").read_text(encoding="utf-8")
+    section = text[text.index("### 6.6 Search progress"):text.index("### 6.7 ")]
+    found = []
+    for intro, body in re.findall(r"Real lines? from (.*?):\n\n```text\n(.*?)```", section, re.S):
+        commands = re.findall(r"`((?:newgame|option|genmove)[^`]*)`", intro)
+        found.append((commands, body.strip("\n").split("\n")))
+    return found
+
+
+def test_the_stderr_progress_lines_are_real():
+    examples = stderr_examples()
+    assert len(examples) == 2
+    for commands, shown in examples:
+        done = subprocess.run([sys.executable, "-m", "engine"], input="\n".join(commands) + "\nquit\n",
+                              capture_output=True, text=True, cwd=EXAMPLES, timeout=120)
+        assert matches(shown, done.stderr.rstrip("\n").split("\n")), (commands, done.stderr)
+        COMPARED["protocol.md stderr"] += len(shown)
+
+
+def test_every_transcript_marks_only_the_clock():
+    """`…` appears only where the clock decides: time, nps, and searches stopped by a line."""
+    for block in BLOCKS:
+        for exchange in block.exchanges:
+            for line in exchange.reply:
+                if MARK not in line:
+                    continue
+                clock = re.fullmatch(r"(time|score|depth|nodes|pv) …|…|bestmove …|"
+                                     r"info multipv \d+ move \S+ score -?\d+ depth \d+ nodes \d+ "
+                                     r"nps … time … pv [^…]+", line)
+                assert clock, f"{block.name}: {exchange.sent}: {line!r}"
+                if not line.startswith(("time", "info")):
+                    assert exchange.sent[-1] == "# interrupt" or "analyze live" in exchange.command, \
+                        f"{block.name}: {exchange.sent}: {line!r} marked but not stopped by a line"
