@@ -167,5 +167,5 @@ def pytest_terminal_summary(terminalreporter):
     were equal to what the documents show, or the tests that compared them failed."""
     from doc_replay import COMPARED
     for document, count in sorted(COMPARED.items()):
-        unit = "stderr lines" if document.endswith("stderr") else "replies"
+        unit = {"stderr": "stderr lines", "examples": "commands' outputs"}.get(document.split()[-1], "replies")
         terminalreporter.write_line(f"documents replayed: {document}: {count} {unit} compared, all equal")

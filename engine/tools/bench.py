@@ -212,7 +212,7 @@ def run(argv=None) -> int:
                          + "), timed best of three: comparable across builds on a loaded machine")
     ap.add_argument("--against", metavar="TREE",
                     help="with the fixed-depth searches: also run each with TREE's compiled core "
-                         "(a checkout with engine/_core*.so built), alternately, in CPU time")
+                         "(another source tree with engine/_core*.so built in place), alternately, in CPU time")
     ap.add_argument("--rounds", type=int, default=5,
                     help="with --against: how many times every search runs on each build (default 5)")
     ap.add_argument("--smp", action="store_true",

@@ -131,7 +131,7 @@ def run(argv=None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=7, help="runs of each measurement (default 7)")
     parser.add_argument("--engine", type=cli.command, default=f"{sys.executable} -m engine",
-                        help="engine command (default: this checkout's)")
+                        help="engine command (default: this package's engine, run by this Python)")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")

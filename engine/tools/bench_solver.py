@@ -1,8 +1,9 @@
 """How far from the end the exact endgame solver (core.solve) finishes, on real games.
 
-For each finished game record (in name order, those that reach the natural end, from the
-folder of ../shared/records each game's GameSpec.tools.solver_records names: DVONN: the
-Boardspace games; TZAAR: the LittleGolem games), walk
+For each finished game record of the game (in name order, those that reach the natural end)
+in --records (by default the example records that ship with the engine; in a folder that has
+the subfolder each game's GameSpec.tools.solver_records names, such as DVONN's
+dvonn-boardspace or TZAAR's littlegolem, that subfolder), walk
 back from the end one move at a time (DVONN: a stack move or pass; TZAAR: a whole
 turn), solving each position from an empty solver table within --time-ms, and
 report the earliest move before the end solved within the budget (the walk stops
@@ -11,7 +12,7 @@ search does not try to prove those).  Prints one line per game and the median.
 With --search, the same walk for the alpha-beta search (core.search, empty table,
 same time): how far out it proves the result, for comparison.
 Usage: gipf-bench-solver [--game dvonn|tzaar|both] [--games 20] [--time-ms 1000]
-                            [--search] [--records DIR]
+                         [--search] [--records DIR]
 """
 from __future__ import annotations
 
@@ -21,13 +22,12 @@ import sys
 
 from engine import core
 from engine.bounded_read import InputError, read_bytes
+from engine.examples import EXAMPLES
 from engine.games import SPECS
 from engine.records import MAX_RECORD_BYTES
 from engine.records.formats import RecordError, read_record, replay
 from engine.tools import cli
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_RECORDS = os.path.join(HERE, "..", "..", "..", "shared", "records")
 
 
 def record_games() -> dict:
@@ -38,6 +38,8 @@ def record_games() -> dict:
 def finished_games(records: str, game: str, limit: int):
     """(name, rules objects from the first movement position to the end) per finished game."""
     folder = os.path.join(records, record_games()[game].folder)
+    if not os.path.isdir(folder):
+        folder = records
     try:
         names = sorted(os.listdir(folder))
     except OSError as e:
@@ -100,7 +102,9 @@ def run(argv=None) -> int:
     ap.add_argument("--time-ms", type=float, default=1000, help="budget per position (default 1000)")
     ap.add_argument("--search", action="store_true",
                     help="walk with the alpha-beta search instead of the solver")
-    ap.add_argument("--records", default=DEFAULT_RECORDS, help="the shared records folder")
+    ap.add_argument("--records", default=str(EXAMPLES), metavar="DIR",
+                    help="a folder of game records (default: the shipped examples, "
+                         "gipf-engine --examples)")
     a = ap.parse_args(argv)
     if not core.AVAILABLE:
         print(f"bench_solver: the compiled core is unavailable: {core.UNAVAILABLE_REASON}", file=sys.stderr)

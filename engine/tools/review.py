@@ -6,12 +6,15 @@ the engine and analyses every position through the protocol (`setposition`, `ana
 in --jobs engine processes at once.  The report goes to stdout (--format text, json or
 html); with --out DIR it is written into DIR instead, together with the record annotated
 in its own format (SGF: the analysis as C[] comments; LittleGolem DVONN text has no
-comments, so it holds the moves only).  The marks' thresholds are in README.md and
-engine/review/judge.py.
+comments, so it holds the moves only).  --example GAME reviews a real game record that ships
+with the engine (in the folder `gipf-engine --examples` prints).
+
+A move is marked by what it loses against the best move, at least:
+{marks}
 
 Examples:
-  gipf-review --depth 6 ../shared/records/littlegolem/game2552914.txt
-  gipf-review --movetime 200 --jobs 2 --format html --out reviews game.sgf
+  gipf-review --depth 3 --example tzaar
+  gipf-review --movetime 200 --jobs 2 --format html --out reviews --example dvonn
 """
 from __future__ import annotations
 
@@ -22,8 +25,11 @@ from pathlib import Path
 
 from engine.bounded_read import InputError, read_bytes
 from engine.client import DEFAULT_ENGINE, EngineError, EngineProcess
+from engine.examples import EXAMPLE_RECORDS, example_record
+from engine.games import GAMES
 from engine.records import MAX_RECORD_BYTES
 from engine.review import Limits, ReviewError, read_record, review_record
+from engine.review.judge import MARKS, judge_for
 from engine.review.progress import ProgressBar
 from engine.tools import cli
 from engine.tools.cli import require_compiled
@@ -37,10 +43,24 @@ def positive(text: str) -> int:
     return int(text)
 
 
+def thresholds() -> str:
+    """The marks' thresholds of each game, as the judges hold them."""
+    parts = []
+    for game in sorted(GAMES):
+        judge = judge_for(game)
+        limits = ", ".join(f"{mark} {value:g}" for mark, value in zip(MARKS, judge.thresholds))
+        parts.append(f"  {GAMES[game].title}: {limits} {judge.unit}")
+    return "\n".join(parts)
+
+
 def parse_args(argv):
-    parser = cli.parser("review", __doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
-                        epilog="\n\n".join(__doc__.split("\n\n")[1:]))
-    parser.add_argument("record", help="record file, or - for stdin")
+    doc = __doc__.replace("{marks}", thresholds())
+    parser = cli.parser("review", doc, formatter_class=argparse.RawDescriptionHelpFormatter,
+                        epilog="\n\n".join(doc.split("\n\n")[1:]))
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("record", nargs="?", help="record file, or - for stdin")
+    source.add_argument("--example", choices=sorted(EXAMPLE_RECORDS),
+                        help="review the shipped example record of this game")
     limit = parser.add_mutually_exclusive_group()
     limit.add_argument("--movetime", type=positive, metavar="MS",
                        help="search time per position (default 1000)")
@@ -55,7 +75,10 @@ def parse_args(argv):
     parser.add_argument("--engine", type=cli.command, default=DEFAULT_ENGINE, metavar="CMD",
                         help="command starting the engine")
     parser.add_argument("--allow-python-player", action="store_true", help=cli.ALLOW_PYTHON_HELP)
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.example:
+        args.record = str(example_record(args.example))
+    return args
 
 
 def read_input(name: str) -> bytes:

@@ -285,7 +285,7 @@ def parse_args(argv=None):
     parser.add_argument("--gametime", type=int, default=0, help="ms per side per game")
     parser.add_argument("--increment", type=int, default=0, help="ms added per move with --gametime")
     parser.add_argument("--engine", type=cli.command, default=DEFAULT_ENGINE,
-                        help="command starting the engine (default: this checkout's)")
+                        help="command starting the engine (default: this package's engine, run by this Python)")
     parser.add_argument("--setup", default="", help="';'-separated commands for both engines first")
     parser.add_argument("--opening-plies", type=int, default=6,
                         help="random moves in each opening of a game without seeded layouts "
