@@ -167,5 +167,7 @@ def pytest_terminal_summary(terminalreporter):
     were equal to what the documents show, or the tests that compared them failed."""
     from doc_replay import COMPARED
     for document, count in sorted(COMPARED.items()):
-        unit = {"stderr": "stderr lines", "examples": "commands' outputs"}.get(document.split()[-1], "replies")
-        terminalreporter.write_line(f"documents replayed: {document}: {count} {unit} compared, all equal")
+        unit = {"stderr": "stderr lines", "examples": "commands' outputs",
+                "blocks": "usage blocks"}.get(document.split()[-1], "replies")
+        terminalreporter.write_line(f"documents replayed: {document.split()[0]}: {count} {unit} compared, "
+                                    "all equal")

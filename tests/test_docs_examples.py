@@ -92,3 +92,26 @@ def test_every_example_prints_what_the_document_shows(tmp_path):
     assert not differ, f"{len(differ)} examples differ:\n" + "\n".join(differ)
     assert ran >= 20
     COMPARED["docs/tools.md examples"] += ran
+
+
+def test_every_usage_block_is_the_tools_own():
+    """A tool's `usage:` block in the document is what its --help prints (80 columns)."""
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
+    text = DOC.read_text(encoding="utf-8")
+    differ, compared = [], 0
+    for name, target in scripts.items():
+        section = text.split(f"### {name}\n", 1)[1].split("\n#", 1)[0]
+        block = re.search(r"```\n(usage: .*?)```", section, re.S)
+        if block is None:  # a one-line synopsis in the prose instead
+            continue
+        module = target.split(":")[0]
+        done = subprocess.run([sys.executable, "-m", "engine" if module == "engine.__main__" else module,
+                               "--help"], capture_output=True, text=True, cwd=REPO, timeout=60,
+                              env=dict(os.environ, COLUMNS="80"))
+        usage = done.stdout.split("\n\n", 1)[0].strip()
+        if block.group(1).strip() != usage:
+            differ.append(f"{name}:\n{block.group(1)}--- --help says:\n{usage}")
+        compared += 1
+    assert not differ, "\n".join(differ)
+    assert compared >= 15
+    COMPARED["docs/tools.md usage blocks"] += compared

@@ -29,7 +29,6 @@ from engine.records.formats import RecordError, read_record, replay
 from engine.tools import cli
 
 
-
 def record_games() -> dict:
     """name -> where its finished records are and what one move is called (GameSpec.tools)."""
     return {name: spec.tools.solver_records for name, spec in SPECS.items() if spec.tools.solver_records}
