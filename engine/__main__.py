@@ -45,11 +45,11 @@ def main(argv=None) -> int:
     from .examples import EXAMPLES, protocol_reference
     from .games import titles
     parser = argparse.ArgumentParser(
-        prog="gipf-engine",
-        description=f"{ENGINE_NAME} {__version__}: {titles()} engine speaking a "
+        prog="gipf-engine", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=f"{ENGINE_NAME} {__version__}: {titles()} engine speaking a\n"
                     "GTP-style protocol on stdin/stdout.",
-        epilog=f"The protocol reference: {protocol_reference()}. "
-               f"Example game records: {EXAMPLES} (--examples prints the folder).")
+        epilog=f"the protocol reference:\n  {protocol_reference()}\n"
+               f"example game records (--examples prints the folder):\n  {EXAMPLES}")
     parser.add_argument("--seed", type=seed_value, default=0,
                         help="seed for reproducible play (default 0)")
     parser.add_argument("--log-level", default="warning",

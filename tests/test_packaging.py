@@ -1,6 +1,7 @@
 """The source distribution carries everything its wheel needs: built as a user would build it
 (`python -m build`: sdist, then the wheel from the sdist), installed into a fresh virtual
-environment outside the checkout, the engine has its compiled core and plays both games."""
+environment outside the checkout, the engine has its compiled core and plays both games, and
+every installed command runs its documented example without pointing at a checkout."""
 from __future__ import annotations
 
 import os
@@ -54,6 +55,8 @@ def test_wheel_from_the_sdist_has_the_compiled_core_and_the_licence(dists):
     assert any(n.startswith("engine/_core") and n.endswith(".so") for n in names)
     assert any(n.endswith("licenses/LICENSE") for n in names)
     assert any(n.startswith("engine/gui/static/") for n in names)
+    assert "engine/data/protocol.md" in names and "engine/data/examples/README.md" in names
+    assert sum(n.startswith("engine/data/examples/") for n in names) >= 6
     metadata = zipfile.ZipFile(wheel).read(
         next(n for n in names if n.endswith("METADATA"))).decode()
     assert "License-Expression: MIT" in metadata
@@ -89,12 +92,66 @@ def test_installed_wheel_plays_both_games_from_outside_the_checkout(dists, tmp_p
         done = subprocess.run([str(env_dir / "bin" / command), "--help"], capture_output=True,
                               text=True, cwd=tmp_path, env=clean_env, timeout=120)
         assert done.returncode == 0 and done.stdout.startswith("usage: "), (command, done.stderr[-500:])
+        assert not checkout_words(done.stdout), (command, checkout_words(done.stdout))
     engine = str(env_dir / "bin" / "gipf-engine")
     match = subprocess.run([str(env_dir / "bin" / "gipf-match"), "--game", "dvonn", "--games", "2",
                             "--movetime", "20", "--a", engine, "--b", engine], capture_output=True,
                            text=True, cwd=tmp_path, env=clean_env, timeout=600)
     assert match.returncode == 0, match.stderr[-2000:]
     assert "2 games" in match.stdout, match.stdout
+
+
+def checkout_words(text: str) -> list[str]:
+    """What in an installed command's output would point at a source checkout."""
+    words = [str(REPO), str(REPO.parent / "shared"), "../shared", "this checkout", "in README.md"]
+    return [word for word in words if word in text]
+
+
+def test_every_installed_command_runs_its_documented_example_without_a_checkout(dists, tmp_path):
+    """docs/tools.md's examples, in order, with the commands of the wheel installed outside the
+    checkout (a virtual environment that sees this Python's packages, for the extras' numpy,
+    scipy and nevergrad), in an empty folder: each prints what the document shows and nothing
+    that points at a checkout; the GUI and the LittleGolem bot, which need a browser or a site,
+    answer --help."""
+    from doc_replay import matches
+    from test_docs_examples import ALL, FAILING, NOT_HERE
+
+    (wheel,) = dists.glob("*.whl")
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True, system_site_packages=True).create(env_dir)
+    bin_dir = env_dir / "bin"
+    install = subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "-q", "--no-index",
+                              str(wheel)], capture_output=True, text=True, timeout=600)
+    assert install.returncode == 0, install.stderr[-2000:]
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env['PATH']}"  # as after `source venv/bin/activate`
+    work = tmp_path / "work"
+    work.mkdir()
+    examples = subprocess.run(["gipf-engine", "--examples"], capture_output=True, text=True, env=env,
+                              cwd=work, timeout=60).stdout.strip()
+    assert examples.startswith(str(env_dir)) and Path(examples, "README.md").is_file(), examples
+    shown_help = subprocess.run(["gipf-engine", "--help"], capture_output=True, text=True, env=env,
+                                cwd=work, timeout=60).stdout
+    assert str(env_dir) in shown_help and "protocol.md" in shown_help
+    reference = shown_help.split("the protocol reference:\n")[1].split("\n")[0].strip()
+    assert "## 9. Sample sessions" in Path(reference).read_text(encoding="utf-8")
+
+    ran = set()
+    documented = [(command, shown) for command, shown in ALL if command.split()[0] not in NOT_HERE]
+    for command, shown in [(f"{name} --help", None) for name in NOT_HERE] + documented:
+        done = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=work, env=env,
+                              capture_output=True, text=True, timeout=600)
+        printed = (done.stdout + done.stderr).rstrip("\n")
+        assert done.returncode == FAILING.get(command, 0), (command, done.stderr[-1500:])
+        assert not checkout_words(printed), (command, checkout_words(printed))
+        if shown is not None:
+            expected = shown.rstrip("\n").split("\n") if shown.strip() else []
+            assert matches(expected, printed.split("\n") if printed else []), (command, printed)
+        ran.update(word for word in command.replace("|", " ").split() if word.startswith("gipf-"))
+    entry_points = zipfile.ZipFile(wheel).read(
+        next(n for n in zipfile.ZipFile(wheel).namelist() if n.endswith("entry_points.txt"))).decode()
+    commands = {line.split("=")[0].strip() for line in entry_points.splitlines() if " = " in line}
+    assert commands <= ran, sorted(commands - ran)
 
 
 def test_a_core_that_cannot_compile_is_said_loudly_or_fails_when_required(dists, tmp_path):
