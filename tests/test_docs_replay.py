@@ -89,3 +89,50 @@ def test_every_transcript_marks_only_the_clock():
                 if not line.startswith(("time", "info")):
                     assert exchange.sent[-1] == "# interrupt" or "analyze live" in exchange.command, \
                         f"{block.name}: {exchange.sent}: {line!r} marked but not stopped by a line"
+
+
+def text_blocks(start: str, end: str) -> list[list[str]]:
+    """The ```text blocks of protocol.md between two headings, as lists of lines."""
+    text = (REPO / "protocol.md").read_text(encoding="utf-8")
+    section = text[text.index(start):text.index(end)]
+    return [body.strip("\n").split("\n") for body in re.findall(r"```text\n(.*?)```", section, re.S)]
+
+
+def raw_input(shown: str) -> bytes:
+    """The bytes a row of §2.1's table sends: printf's escapes, or the two rows said in words."""
+    if shown.startswith("printf "):
+        return shown[len("printf '"):-1].encode("latin-1").decode("unicode_escape").encode("latin-1")
+    if shown.startswith("'8 ' + 70000 x 'x'"):
+        return b"8 " + b"x" * 70000 + b"\n"
+    assert shown == "'10 name' then end of input", shown
+    return b"10 name"
+
+
+def test_the_raw_byte_examples_are_real():
+    (rows,) = text_blocks("### 2.1 Commands", "## 3. Coordinates")
+    assert len(rows) == 6
+    for row in rows:
+        shown, reply = (part.strip() for part in row.split("->"))
+        reply = reply.split("  (")[0].strip()
+        done = subprocess.run([sys.executable, "-m", "engine"], input=raw_input(shown),
+                              capture_output=True, cwd=EXAMPLES, timeout=60)
+        assert done.returncode == 0 and done.stdout.decode().split("\n")[0] == reply, (row, done.stdout)
+        COMPARED["protocol.md"] += 1
+
+
+def test_the_position_string_examples_are_real():
+    """§7's position strings: `setposition` takes each and `position` gives it back unchanged;
+    the DVONN one after two stack moves is §9.1's, the TZAAR one the moves named before it."""
+    blocks = text_blocks("## 7. Position strings", "## 8. ")
+    positions = [line for block in blocks for line in block if line.startswith(("dvonn ", "tzaar "))]
+    assert len(positions) == 4
+    commands = [f"setposition {p}\nposition" for p in positions]
+    commands.append("newgame tzaar\nreplay C2xC3 F4xG4,G6xG5 F5xF6,D3+E4\nposition")
+    done = subprocess.run([sys.executable, "-m", "engine"], input="\n".join(commands) + "\nquit\n",
+                          capture_output=True, text=True, cwd=EXAMPLES, timeout=60)
+    replies = done.stdout.split("\n\n")
+    assert [replies[2 * i + 1] for i in range(4)] == [f"= {p}" for p in positions]
+    assert replies[10] == f"= {positions[3]}"
+    section_9_1 = (REPO / "protocol.md").read_text(encoding="utf-8").split("### 9.1 DVONN")[1]
+    assert f"position\n= {positions[1]}\n" in section_9_1.split("### 9.2")[0]
+    COMPARED["protocol.md"] += 5
