@@ -61,11 +61,13 @@ def fenced_blocks(text: str, language: str) -> list[tuple[int, str, str]]:
     return found
 
 
-def exchanges(body: str) -> list[Exchange]:
+def exchanges(body: str, output: tuple[str, ...] = ("=", "?")) -> list[Exchange]:
+    """The block's paragraphs; a paragraph's output starts at its first line starting with one
+    of `output` (a reply; with stderr shown, a log line too)."""
     found = []
     for paragraph in re.split(r"\n\s*\n", body.strip("\n")):
         lines = paragraph.split("\n")
-        first_reply = next((i for i, line in enumerate(lines) if line[:1] in "=?"), len(lines))
+        first_reply = next((i for i, line in enumerate(lines) if line.startswith(output)), len(lines))
         assert 0 < first_reply < len(lines), f"not a command and its reply: {paragraph!r}"
         found.append(Exchange(lines[:first_reply], lines[first_reply:]))
     return found
@@ -95,10 +97,11 @@ def matches(expected: list[str], got: list[str]) -> bool:
 class Engine:
     """The engine process with a reader thread, so that a reply can be awaited line by line."""
 
-    def __init__(self, cwd: Path, argv: list[str] | None = None):
+    def __init__(self, cwd: Path, argv: list[str] | None = None, with_stderr: bool = False):
+        """with_stderr: the engine's stderr joins its stdout, in the order they are written."""
         self.proc = subprocess.Popen(argv or [sys.executable, "-m", "engine"], cwd=cwd, text=True,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, bufsize=1)
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=1,
+                                     stderr=subprocess.STDOUT if with_stderr else subprocess.DEVNULL)
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -138,11 +141,11 @@ class Engine:
         return code
 
 
-def replay(block: Block, cwd: Path) -> list[tuple[Exchange, list[str]]]:
-    """Each exchange of the block with the engine's reply, from a freshly started engine. An
-    `analyze live` followed by another command is ended by that command, as in a GUI: it is sent
-    once the reply's `=` line is out."""
-    engine = Engine(cwd)
+def replay(block: Block, cwd: Path, engine: Engine | None = None) -> list[tuple[Exchange, list[str]]]:
+    """Each exchange of the block with the engine's reply, from a freshly started engine (or the
+    one given). An `analyze live` followed by another command is ended by that command, as in a
+    GUI: it is sent once the reply's `=` line is out."""
+    engine = engine or Engine(cwd)
     got: list[tuple[Exchange, list[str]]] = []
     try:
         pending: tuple[Exchange, list[str]] | None = None

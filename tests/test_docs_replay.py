@@ -11,7 +11,7 @@ import sys
 
 import pytest
 from conftest import REPO
-from doc_replay import COMPARED, MARK, Block, Exchange, matches, pattern, replay, transcripts
+from doc_replay import COMPARED, MARK, Block, Engine, Exchange, exchanges, matches, pattern, replay, transcripts
 
 from engine.examples import EXAMPLES
 
@@ -136,3 +136,16 @@ def test_the_position_string_examples_are_real():
     section_9_1 = (REPO / "protocol.md").read_text(encoding="utf-8").split("### 9.1 DVONN")[1]
     assert f"position\n= {positions[1]}\n" in section_9_1.split("### 9.2")[0]
     COMPARED["protocol.md"] += 5
+
+
+def test_the_pondering_example_is_real():
+    """§6.9's transcript shows stderr among the replies: replayed with the engine's stderr joined
+    to its stdout, as written, the engine started with --log-level info."""
+    (body,) = re.findall(r"```text\n(.*?)```", (REPO / "protocol.md").read_text(encoding="utf-8")
+                         .split("### 6.9 Pondering")[1].split("### 6.10")[0], re.S)
+    block = Block("protocol.md", 0, "6.9 Pondering", exchanges(body, ("=", "?", "engine.")))
+    assert any(line.startswith("engine.ponder INFO: ponder hit") for e in block.exchanges for line in e.reply)
+    engine = Engine(EXAMPLES, [sys.executable, "-m", "engine", "--log-level", "info"], with_stderr=True)
+    for exchange, got in replay(block, EXAMPLES, engine):
+        assert matches(exchange.reply, got), (exchange.sent, got)
+    COMPARED["protocol.md"] += len(block.exchanges)
