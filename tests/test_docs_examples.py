@@ -114,3 +114,30 @@ def test_every_usage_block_is_the_tools_own():
     assert not differ, "\n".join(differ)
     assert compared >= 15
     COMPARED["docs/tools.md usage blocks"] += compared
+
+
+def test_the_shipped_example_records_are_listed_and_load():
+    """Every shipped record is named, with its source, in the folder's README and loads as it
+    says: played out or resigned, or refused at its one illegal move."""
+    from engine.examples import EXAMPLE_RECORDS, EXAMPLES
+    readme = (EXAMPLES / "README.md").read_text(encoding="utf-8")
+    records = sorted(p.name for p in EXAMPLES.iterdir() if p.name != "README.md")
+    assert len(records) >= 6 and set(EXAMPLE_RECORDS.values()) <= set(records)
+    script = "".join(f"loadrecord {name}\n" for name in records) + "quit\n"
+    done = subprocess.run([sys.executable, "-m", "engine"], input=script, capture_output=True,
+                          text=True, cwd=EXAMPLES, timeout=120)
+    for name, reply in zip(records, done.stdout.split("\n\n")):
+        row = next(line for line in readme.splitlines() if line.startswith(f"| `{name}` |"))
+        assert "littlegolem" in row.lower() or "boardspace" in row.lower(), row
+        if "illegal" in row:
+            assert reply.startswith("? bad record: move 61 "), (name, reply)
+        else:
+            assert reply.startswith("= ") and ("game over" in reply or "resigned" in reply), (name, reply)
+
+
+def test_review_takes_each_games_shipped_example(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "engine.tools.review", "--example", "dvonn", "--depth", "1",
+                           "--jobs", "1", "--format", "json"], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=300, env=dict(os.environ, PYTHONPATH=str(REPO)))
+    assert done.returncode == 0, done.stderr[-1500:]
+    assert '"moves"' in done.stdout and "CleverHunk" in done.stdout
