@@ -173,6 +173,34 @@ def test_an_interrupt_stops_only_the_command_read_just_before_it():
     assert name == (True, "", "Gipfbot")
 
 
+@needs_core
+def test_two_interrupts_in_one_write_each_stop_their_own_command():
+    # Both interrupts are read ahead of the first perft: the second (aimed at `3 name`) must not
+    # replace the first, or perft 11 would run without end.
+    done = run(b"1 perft 5\n2 perft 11\n# interrupt\n3 name\n# interrupt\n9 name\n")
+    got = transcript(done.stdout.decode())
+    assert [(ok, cid) for ok, cid, _ in got] == [(True, "1"), (False, "2"), (True, "3"), (True, "9")]
+    assert got[1][2] == "perft interrupted"
+    assert got[2][2] == got[3][2] == "Gipfbot"
+
+
+@needs_core
+def test_many_interrupts_in_one_write_are_all_kept():
+    # Long perfts each followed by its interrupt, a few with two, between commands that are
+    # interrupted too (which changes nothing for them): all arrive in one write.
+    lines = [b"1 perft 5"]
+    for n in range(2, 62):
+        lines.append(b"%d perft 11\n# interrupt" % n if n % 3 else b"%d name\n# interrupt" % n)
+        if n % 7 == 0:
+            lines.append(b"# interrupt")
+    lines.append(b"99 name\n")
+    got = transcript(run(b"\n".join(lines)).stdout.decode())
+    assert [cid for _, cid, _ in got] == ["1"] + [str(n) for n in range(2, 62)] + ["99"]
+    for ok, cid, text in got[1:-1]:
+        assert (ok, text) == ((True, "Gipfbot") if int(cid) % 3 == 0 else (False, "perft interrupted"))
+    assert got[-1] == (True, "99", "Gipfbot")
+
+
 @pytest.mark.parametrize("junk", [b"\x01" * 10_000_000, b"\x00" * 20_000_000, b"\r\x7f\x1b" * 100_000],
                          ids=["10MB-SOH", "20MB-NUL", "mixed"])
 def test_a_long_line_of_control_characters_is_a_blank_line(junk):

@@ -186,7 +186,9 @@ class Session(Control):
         self.write_lock = threading.Lock()
         self.lines_read = 0         # every line, blank ones too (whoever reads)
         self.last_command = 0       # line number of the last command read
-        self.interrupted = 0        # line number of the command `# interrupt` aimed at
+        # Line numbers of the queued commands that a `# interrupt` aimed at (watcher adds,
+        # the loop takes each out as that command starts): every one is kept, however many.
+        self.interrupted: set[int] = set()
         self.current: Optional[int] = None  # line number of the command running (loop)
         self.live = False           # the running command ends at the next line (loop)
         self.eof = False
@@ -318,7 +320,8 @@ class Session(Control):
                 if event is gtp.INTERRUPT:
                     # Aimed at the command read just before it, and at no other: it stops
                     # that one as soon as it starts if it is still queued (_run) ...
-                    target = self.interrupted = self.last_command
+                    target = self.last_command
+                    self.interrupted.add(target)
                     if self.current == target:  # ... or at once if it is running
                         self.stop.set()
                 elif isinstance(event, gtp.Command):
@@ -390,8 +393,12 @@ class Session(Control):
         """Execute one command and write its reply; False when the session must end."""
         self.stop.clear()
         self.current = line_no  # an interrupt from now on stops it ...
-        if line_no == self.interrupted:  # ... and one read already does too
-            self.stop.set()
+        if self.interrupted:  # ... and one read already does too
+            with self.ready:
+                if line_no in self.interrupted:
+                    self.stop.set()
+                # commands up to this one have started: their marks are spent
+                self.interrupted = {n for n in self.interrupted if n > line_no}
         self.cid, self.streaming = cmd.id, False
         try:
             ok, text = self.server.handle(cmd)
