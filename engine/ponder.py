@@ -21,7 +21,7 @@ from .stop_flag import StopFlag
 log = logging.getLogger("engine.ponder")
 
 HARMLESS = frozenset({"time_left", "time_settings", "time_control", "name", "version",
-                      "protocol_version", "known_command", "list_commands", "status",
+                      "protocol_version", "known_command", "list_commands", "help", "status",
                       "position", "showboard", "score", "legal_moves"})
 TAKES_OVER = frozenset({"genmove", "reg_genmove"})
 MAY_HIT = frozenset({"play", "move", "place"})

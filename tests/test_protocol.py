@@ -101,6 +101,12 @@ def test_list_commands_and_known_command_agree(e):
         assert e.ok(f"known_command {name}") == "false"
 
 
+def test_help_is_list_commands(e):
+    # GNU Go's alias: the same reply, and listed itself
+    assert e.ok("help") == e.ok("list_commands")
+    assert "help" in e.ok("help").split("\n")
+
+
 def test_ids_are_echoed_on_success_and_error(e):
     e.send_raw("42 name\n")
     assert e.read_reply() == (True, "42", "Gipfbot")
@@ -133,7 +139,7 @@ SETUPS = {
 
 ERRORS_ANYWHERE = [
     "protocol_version 2", "name x", "version x", "known_command", "known_command a b",
-    "list_commands x", "newgame", "newgame chess", "newgame dvonn fixed", "newgame tzaar random",
+    "list_commands x", "help x", "newgame", "newgame chess", "newgame dvonn fixed", "newgame tzaar random",
     "newgame tzaar random x", "newgame tzaar random -1", "newgame tzaar random 1.5",
     "newgame tzaar random 18446744073709551616", "newgame tzaar shuffled", "newgame tzaar random 1 2",
     "newgame tzaar fixed 3", "clear_board now", "place", "place A1 B1", "move", "play", "play w",

@@ -191,6 +191,13 @@ def cmd_list_commands(server: Server, args: list[str]) -> str:
     return "\n".join(sorted(COMMANDS))
 
 
+@command("help")
+def cmd_help(server: Server, args: list[str]) -> str:
+    """GNU Go's alias of list_commands, for a person typing at the engine."""
+    arity(args, 0, usage="help")
+    return "\n".join(sorted(COMMANDS))
+
+
 @command("quit")
 def cmd_quit(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="quit")
