@@ -17,8 +17,9 @@ Every child runs in its own process group (a Ctrl-C in the terminal reaches only
 groups still running are killed when this process exits, on SIGTERM, and on a second SIGINT
 (the first is left to the program: a tool may finish its work with the engines, and its exit
 then kills them).  A child gets exactly our environment; only the default engine (this
-checkout's `python3 -m engine`) is given the checkout on PYTHONPATH, so that it runs from any
-directory.
+package's engine, `python3 -P -m engine`) is given this package's folder on PYTHONPATH, so that it
+runs from any directory: -P keeps the working folder off its path, so an `engine/` package there (a
+source checkout) never stands in for this one.
 """
 from __future__ import annotations
 
@@ -41,8 +42,9 @@ from .protocol import gtp
 log = logging.getLogger("engine.client")
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_ENGINE = f"{shlex.quote(sys.executable)} -m engine"
-DEFAULT_ENGINE_ARGV = [sys.executable, "-m", "engine"]
+# -P (Python 3.11): the working folder is not put first on the child's path
+DEFAULT_ENGINE = f"{shlex.quote(sys.executable)} -P -m engine"
+DEFAULT_ENGINE_ARGV = [sys.executable, "-P", "-m", "engine"]
 
 LINE_LIMIT = 1 << 20              # the longest reply line is a position string or a record
 COMMAND_TIMEOUT = 60.0            # s: any command but a search (start-up and big records included)

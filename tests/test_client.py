@@ -280,6 +280,44 @@ def test_only_the_default_engine_gets_this_checkout_and_runs_from_anywhere(tmp_p
     assert f"PYTHONPATH={env['PYTHONPATH']}" in environ
 
 
+IMPOSTOR = """\
+import sys
+for line in sys.stdin:
+    sys.stdout.write("= Impostor\\n\\n")
+    sys.stdout.flush()
+"""
+
+
+def impostor_checkout(tmp_path):
+    """A folder holding an `engine` package of its own, as a source checkout does."""
+    package = tmp_path / "engine"
+    (package / "tools").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "tools" / "__init__.py").write_text("")
+    (package / "__main__.py").write_text(IMPOSTOR)
+    return tmp_path
+
+
+def test_the_default_engine_is_this_package_even_beside_another_engine_package(tmp_path):
+    folder = impostor_checkout(tmp_path)
+    assert subprocess.run([PY, "-m", "engine"], cwd=folder, input="name\n", text=True,
+                          capture_output=True, timeout=60).stdout == "= Impostor\n\n"
+    with EngineProcess(cwd=folder) as engine:
+        assert engine.ask("name") == "Gipfbot"
+
+
+def test_an_installed_tool_started_in_a_checkout_runs_the_installed_engine(tmp_path):
+    # An installed command's interpreter has its own package and not the working folder on its
+    # path (-P and PYTHONPATH stand for that here); its default engine must be that package too.
+    folder = impostor_checkout(tmp_path)
+    (folder / "name.tst").write_text("1 name\n#? [Gipfbot]\n")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    done = subprocess.run([PY, "-P", "-m", "engine.tools.regress", "name.tst"], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 tests, 0 unexpected failures" in done.stdout
+
+
 def test_the_asyncio_core_bounds_its_waits_too(tmp_path):
     path = tmp_path / "silent.py"
     path.write_text(SILENT)

@@ -47,7 +47,7 @@ class ReviewJob:
         (key, value), = limits.items()
         try:
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "engine.gui.review_worker", "--engine", self.engine_command,
+                sys.executable, "-P", "-m", "engine.gui.review_worker", "--engine", self.engine_command,
                 f"--{key}", str(value), stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=self.env,
                 limit=LINE_LIMIT, start_new_session=True)
