@@ -17,6 +17,7 @@ from importlib import resources
 from typing import Optional
 
 from .bounded_read import MIB, read_text
+from .registry import SPECS
 from .rules import IllegalMove
 
 MAX_BOOK_BYTES = 16 * MIB  # far above any book scripts/book writes (the shipped one is 1 KB)
@@ -97,7 +98,6 @@ def load(file_name: str) -> dict[str, Entry]:
 
 def book_file_of(game: str) -> Optional[str]:
     """The game's book in engine/data, None when it has none (or is not registered)."""
-    from .games import SPECS
     spec = SPECS.get(game)
     return spec.book_file if spec is not None else None
 

@@ -4,13 +4,15 @@ Import is cheap and never compiles: when the extension is missing or broken,
 ``AVAILABLE`` is False, ``UNAVAILABLE_REASON`` says why, and every function
 raises ``CoreUnavailable``.
 
-Positions are passed as in the rules modules: ``game`` = a name in
-engine/games, ``cells`` = one string per point in canonical order (stack
-bottom-to-top), ``side`` 0 White / 1 Black, ``phase`` = the game's
-``core_phase`` (TZAAR: 2 is the second action of a turn).  The game's GameSpec.core
-(engine/games CoreCodec) says how a stack is encoded (``top_codes``, ``extra``) and
-names the move kinds (``kinds``).  The C constants (the move layout, the limits, the scores) come
-through cffi from csrc/core/core_api.h, their only copy; without the core they are None.
+Positions are passed as in the rules modules: ``game`` = a registered game's name
+(engine/registry.py), ``cells`` = one string per point in canonical order (stack
+bottom-to-top), ``side`` 0 White / 1 Black, ``phase`` = ``phase(rules object)``
+(TZAAR: 2 is the second action of a turn).  The game's GameSpec.core
+(engine/registry.py CoreCodec) says how a stack is encoded (``top_codes``, ``extra``),
+names the move kinds (``kinds``) and turns decoded actions into the rules' moves and
+text (``phase``, ``to_move``, ``first_move``, ``action_text`` here).  The C constants (the
+move layout, the limits, the scores) come through cffi from csrc/core/core_api.h, their only
+copy; without the core they are None.
 
 Moves come back as tuples (kind, from, to): DVONN ('place', -1, to) /
 ('move', from, to) / ('pass', -1, -1); TZAAR ('capture'|'stack', from, to) /
@@ -23,6 +25,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
+from .registry import SPECS, CoreCodec
 from .stop_flag import StopFlag
 
 try:
@@ -107,14 +110,43 @@ def core_version() -> str:
     return _ffi.string(_lib.core_version()).decode()
 
 
-def _codec(game: str):
-    from .games import SPECS
+def _codec(game: str) -> CoreCodec:
     spec = SPECS.get(game)
     if spec is None:
         raise CoreError(f"no such game: {game!r}")
     if spec.core is None:
         raise CoreUnavailable(f"{spec.title} has no compiled core")
     return spec.core
+
+
+# --- a rules object seen by the core, through its game's codec (no compiled core needed) ---
+
+def phase(game) -> int:
+    """The phase code of csrc/CONTRACT.md of a rules object's position."""
+    return _codec(game.name).phase(game)
+
+
+def to_move(game, actions: list[Move]):
+    """The core's decoded actions for one move (TZAAR: a whole turn) as the rules' move."""
+    return _codec(game.name).to_move(game, actions)
+
+
+def action_text(game, action: Move) -> str:
+    """One decoded core action (a PV entry) as text."""
+    return _codec(game.name).action_text(game, action)
+
+
+def first_move(game, actions: list[Move]):
+    """The rules-checked move a line of decoded core actions starts with (one or, for a
+    TZAAR turn, two of its actions), or None if the rules accept neither."""
+    for count in (1, 2):
+        if len(actions) < count:
+            return None
+        try:  # IllegalMove is a ValueError
+            return game.check_move(to_move(game, actions[:count]))
+        except (IndexError, TypeError, ValueError):  # refused, or no move at all
+            continue
+    return None
 
 
 _game_ids: dict[str, int] = {}
@@ -132,7 +164,6 @@ def _game_id(game: str) -> int:
 def has_game(game: str) -> bool:
     """The core is built with this game, which its GameSpec lets cross (a spec without a
     codec plays with the Python player)."""
-    from .games import SPECS
     spec = SPECS.get(game)
     return AVAILABLE and spec is not None and spec.core is not None \
         and bool(_lib.core_has_game(_game_id(game)))

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from . import core
+from .registry import SPECS
 from .splitmix64 import SplitMix64
 
 FULL = 20
@@ -45,7 +46,6 @@ LevelTable = dict[int, Level]  # levels 1..FULL-1 of one game (its GameSpec.leve
 def table(game_name: str) -> LevelTable:
     """The game's level table, empty for a game that has none (there every level plays at
     full strength)."""
-    from .games import SPECS  # here, not at the top: the games' tables import Level from here
     spec = SPECS.get(game_name)
     return spec.levels if spec is not None and spec.levels else {}
 
@@ -108,7 +108,7 @@ def candidate_moves(game, result: core.SearchResult) -> list[tuple[int, object, 
         actions = [core.decode_move(game.name, raw) for raw in line.pv]
         if actions and result.moves and actions[0] == result.moves[0]:
             actions = list(result.moves)  # the core's own whole turn for its best line
-        move = game.first_move(actions)
+        move = core.first_move(game, actions)
         if move is not None:
             found.append((line.score, move, line))
     return found

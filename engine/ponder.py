@@ -56,7 +56,7 @@ class Ponder:
             if game.over:
                 return
             self.position = game.position()
-            args = (game.name, list(game.cells), game.side, game.core_phase)
+            args = (game.name, list(game.cells), game.side, core.phase(game))
         finally:
             game.pop()
         self.stop.clear()
@@ -132,4 +132,4 @@ class Ponder:
 def predicted_reply(game, actions: list):
     """The first whole move of `actions` (the PV's decoded core actions after our move) as a
     rules-checked move, or None."""
-    return game.first_move(actions)
+    return core.first_move(game, actions)

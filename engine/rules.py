@@ -167,39 +167,6 @@ class GameBase(Generic[M]):
         """The layout a record must name (None: the game's standard start)."""
         return None
 
-    # the compiled core's view, as the game's GameSpec.core (engine/games) defines it
-    def _core_codec(self):
-        from .games import SPECS
-        codec = SPECS[self.name].core
-        if codec is None:
-            raise ValueError(f"{self.title} has no compiled core")
-        return codec
-
-    @property
-    def core_phase(self) -> int:
-        """The phase code of csrc/CONTRACT.md."""
-        return self._core_codec().phase(self)
-
-    def from_core(self, actions: list[tuple[str, int, int]]) -> M:
-        """The core's decoded actions for one move (TZAAR: a whole turn) as a move."""
-        return self._core_codec().to_move(self, actions)
-
-    def first_move(self, actions: list[tuple[str, int, int]]) -> Optional[M]:
-        """The rules-checked move a line of decoded core actions starts with (one or, for a
-        TZAAR turn, two of its actions), or None if the rules accept neither."""
-        for count in (1, 2):
-            if len(actions) < count:
-                return None
-            try:
-                return self.check_move(self.from_core(actions[:count]))
-            except (IllegalMove, IndexError, TypeError, ValueError):  # refused, or no move at all
-                continue
-        return None
-
-    def core_action_text(self, action: tuple[str, int, int]) -> str:
-        """One decoded core action (a PV entry) as text."""
-        return self._core_codec().action_text(self, action)
-
     # opening book (engine/book.py): only for a game whose GameSpec names a book_file
     def book_key(self, perm: tuple[int, ...]) -> Optional[str]:
         """This position seen through the point map `perm` (one of `symmetries`) as a book

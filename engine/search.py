@@ -121,7 +121,7 @@ def time_limits(game, options: Options, clock: Clock) -> tuple[Optional[float], 
 
 def pv_text(game, raw_pv: list) -> list[str]:
     """The core's raw principal variation as move (DVONN) or action (TZAAR) texts."""
-    return [game.core_action_text(action) for action in pv_actions(game, raw_pv)]
+    return [core.action_text(game, action) for action in pv_actions(game, raw_pv)]
 
 
 def pv_actions(game, raw_pv: list) -> list:
@@ -228,7 +228,7 @@ def _solve(game, options: Options, limit_ms: Optional[float],
     budget = dict(time_ms=max(1.0, limit_ms * SOLVER_SHARE)) if limit_ms else \
         dict(nodes=min(options.nodes or SOLVER_NODES, SOLVER_NODES))
     try:
-        solution = core.solve(game.name, game.cells, game.side, game.core_phase,
+        solution = core.solve(game.name, game.cells, game.side, core.phase(game),
                               stop=watch.stop, **budget)
     except Exception as e:  # noqa: BLE001 - whatever failed, the search still answers
         log.error("the solver failed (%s); searching instead", _failure(e))
@@ -236,11 +236,11 @@ def _solve(game, options: Options, limit_ms: Optional[float],
     if not solution.solved or solution.value < 0:
         return None
     try:
-        move = game.check_move(game.from_core(solution.moves))
+        move = game.check_move(core.to_move(game, solution.moves))
         line = pv_actions(game, solution.pv)
-        pv = [game.core_action_text(action) for action in line]
+        pv = [core.action_text(game, action) for action in line]
         pv_moves = line or list(solution.moves)  # a PV too short to give: the solved move
-        texts = pv if line else [game.core_action_text(action) for action in pv_moves]
+        texts = pv if line else [core.action_text(game, action) for action in pv_moves]
     except Exception as e:  # noqa: BLE001 - a malformed answer: the search still answers
         log.error("solver suggested an illegal move %r (%s); searching instead", solution.moves,
                   _failure(e))
@@ -278,7 +278,7 @@ def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
 
     searched_at = time.monotonic()
     try:
-        result = core.search(game.name, game.cells, game.side, game.core_phase,
+        result = core.search(game.name, game.cells, game.side, core.phase(game),
                              on_iteration=report if on_progress is not None else None,
                              **core_request(options, time_ms=limit_ms, stop=watch.stop,
                                             multipv=watch.multipv, report_ms=watch.report_ms,
@@ -298,14 +298,14 @@ def core_thought(game, result: core.SearchResult) -> Optional[Thought]:
     """The core's result as a Thought once the rules accept its move and its principal
     variations can be read; None (logged) if not."""
     try:
-        move = game.check_move(game.from_core(result.moves))
+        move = game.check_move(core.to_move(game, result.moves))
     except Exception as e:  # noqa: BLE001 - IllegalMove, or a move list that is no move
         log.error("core suggested an illegal move %r (%s)", result.moves, _failure(e))
         return None
     try:
         line = pv_actions(game, result.pv)
         return Thought(move, result.score, result.depth, result.nodes, result.time_ms,
-                       [game.core_action_text(action) for action in line], "core",
+                       [core.action_text(game, action) for action in line], "core",
                        candidates(game, result), pv_moves=line)
     except Exception as e:  # noqa: BLE001 - a principal variation that is no line of moves
         log.error("core gave a principal variation that cannot be read (%s)", _failure(e))
@@ -323,7 +323,7 @@ def _think_level(game, options: Options, clock: Clock, limit_ms: Optional[float]
     if limit_ms is None:
         limit_ms = time_limit_ms(game, options, clock)
     try:
-        result = core.search(game.name, game.cells, game.side, game.core_phase,
+        result = core.search(game.name, game.cells, game.side, core.phase(game),
                              on_iteration=(lambda it: on_progress(progress(game, it)))
                              if on_progress is not None else None,
                              **core_request(options, time_ms=limit_ms, stop=watch.stop,
@@ -357,6 +357,6 @@ def _line(game, raw_pv: list, move) -> tuple[list[str], list]:
     line the game cannot name is shown as that move alone (and has no actions)."""
     try:
         actions = pv_actions(game, raw_pv)
-        return [game.core_action_text(action) for action in actions], actions
+        return [core.action_text(game, action) for action in actions], actions
     except (IndexError, KeyError, TypeError, ValueError):
         return game.move_text(move).split(), []

@@ -30,7 +30,7 @@ def random_positions(seed: int, games: int = 6):
 
 
 def args(g):
-    return list(g.cells), g.side, g.core_phase
+    return list(g.cells), g.side, core.phase(g)
 
 
 def test_empty_board_perft():

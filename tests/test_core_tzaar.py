@@ -17,7 +17,7 @@ tzaar = pytest.importorskip("engine.games.tzaar.rules")
 
 
 def phase_of(game) -> int:
-    return game.core_phase
+    return core.phase(game)
 
 
 def random_games(seed: int, games: int):

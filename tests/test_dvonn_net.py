@@ -73,7 +73,7 @@ def test_the_core_network_is_the_numpy_forward_pass_of_the_header_exactly():
         with net_weight(percent):
             got = []
             for g in positions:
-                _, terms = core.eval_terms("dvonn", g.cells, g.side, g.core_phase)
+                _, terms = core.eval_terms("dvonn", g.cells, g.side, core.phase(g))
                 got.append(dict((name, (w, b)) for name, w, b in terms)["net"][g.side])
         assert got == [int(x) for x in expected]
     assert len(positions) > 100 and len(set(got)) > 20
@@ -81,7 +81,7 @@ def test_the_core_network_is_the_numpy_forward_pass_of_the_header_exactly():
 
 def test_the_network_only_adds_its_term_and_at_zero_is_not_there():
     for g in movement_positions(8, games=3):
-        args = ("dvonn", g.cells, g.side, g.core_phase)
+        args = ("dvonn", g.cells, g.side, core.phase(g))
         base, base_terms = core.eval_terms(*args)
         with net_weight(100):
             value, terms = core.eval_terms(*args)
@@ -115,7 +115,7 @@ def test_tune_measures_the_network_term_at_weight_0_at_its_full_resolution(tmp_p
     expected = []
     with net_weight(100):
         for g in games:
-            value, terms = core.eval_terms("dvonn", g.cells, g.side, g.core_phase)
+            value, terms = core.eval_terms("dvonn", g.cells, g.side, core.phase(g))
             if abs(value) >= tune.DECIDED:
                 continue
             white, black = next((w, b) for name, w, b in terms if name == "net")

@@ -26,7 +26,7 @@ def positions_along_random_games(make, seed: int, games: int = 3):
 def test_the_terms_add_up_to_the_evaluation_the_search_uses(make):
     checked = 0
     for g in positions_along_random_games(make, seed=5):
-        args = (g.name, list(g.cells), g.side, g.core_phase)
+        args = (g.name, list(g.cells), g.side, core.phase(g))
         value, terms = core.eval_terms(*args)
         assert value == core.evaluate(*args)
         diff = sum(white - black for _, white, black in terms)
@@ -118,7 +118,7 @@ def test_tzaar_start_position_is_symmetric_but_for_the_side_to_act(engine):
 
 def test_dvonn_tempo_goes_to_the_side_to_act_and_late_placements_can_score_as_stacking():
     g = DvonnGame.from_position(stacking_position())
-    args = ("dvonn", list(g.cells), g.side, g.core_phase)
+    args = ("dvonn", list(g.cells), g.side, core.phase(g))
     tempo = core.weights("dvonn")[[w.name for w in core.weights("dvonn")].index("tempo")]
     base = core.evaluate(*args)
     try:
@@ -130,7 +130,7 @@ def test_dvonn_tempo_goes_to_the_side_to_act_and_late_placements_can_score_as_st
     late = DvonnGame()
     while late.placed < 45:
         late.push(rng.choice(late.legal_moves()))
-    args = ("dvonn", list(late.cells), late.side, late.core_phase)
+    args = ("dvonn", list(late.cells), late.side, core.phase(late))
     placement_terms = dict((n, (w, b)) for n, w, b in core.eval_terms(*args)[1])
     assert placement_terms["field"] == (0, 0) and placement_terms["place_edge"] != (0, 0)
     try:
@@ -146,7 +146,7 @@ def test_late_placements_can_be_searched_without_reductions():
     g = DvonnGame()
     while g.placed < 42:
         g.push(rng.choice(g.legal_moves()))
-    args = ("dvonn", list(g.cells), g.side, g.core_phase)
+    args = ("dvonn", list(g.cells), g.side, core.phase(g))
 
     def nodes() -> int:
         core.clear_hash()
@@ -179,7 +179,7 @@ def shares(position: str, **weights: int) -> dict[str, tuple[float, float]]:
     try:
         for name, value in weights.items():
             core.set_weight("dvonn", name, value)
-        _, terms = core.eval_terms("dvonn", list(g.cells), g.side, g.core_phase)
+        _, terms = core.eval_terms("dvonn", list(g.cells), g.side, core.phase(g))
     finally:
         for name in weights:
             core.set_weight("dvonn", name, old[name])
@@ -242,7 +242,7 @@ def test_the_placement_table_values_each_piece_by_red_distance_edge_and_own_neig
         for g in positions_along_random_games(DvonnGame, 29, games=4):
             if g.phase != "placement" or g.placed < 3:
                 continue
-            value, terms = core.eval_terms("dvonn", g.cells, g.side, g.core_phase)
+            value, terms = core.eval_terms("dvonn", g.cells, g.side, core.phase(g))
             reds = [i for i, s in enumerate(g.cells) if s == "R"]
             expected = {name: [0, 0] for name in names}
             for point, piece in enumerate(g.cells):
@@ -272,7 +272,7 @@ def test_the_stack_table_values_each_piece_by_height_place_and_mobility():
         for g in positions_along_random_games(DvonnGame, 23, games=6):
             if g.phase != "movement":
                 continue
-            value, terms = core.eval_terms("dvonn", g.cells, g.side, g.core_phase)
+            value, terms = core.eval_terms("dvonn", g.cells, g.side, core.phase(g))
             if abs(value) >= 250_000:
                 continue  # decided: no terms
             reds = [i for i, s in enumerate(g.cells) if "R" in s]
@@ -301,7 +301,7 @@ def test_the_tzaar_stack_table_values_each_stack_by_count_height_and_exposure():
     checked = 0
     with random_weights("tzaar", names, 13) as table:
         for g in positions_along_random_games(TzaarGame, 31, games=8):
-            value, terms = core.eval_terms(g.name, list(g.cells), g.side, g.core_phase)
+            value, terms = core.eval_terms(g.name, list(g.cells), g.side, core.phase(g))
             if abs(value) >= 250_000:
                 continue  # decided: no terms
             counts = g.visible_counts()
@@ -340,7 +340,7 @@ def test_tzaar_exposure_and_central_height_terms_follow_the_rules_layer():
         checked = set()
         for g in positions_along_random_games(TzaarGame, seed=11):
             counts = g.visible_counts()
-            for phase in {g.core_phase, 2}:
+            for phase in {core.phase(g), 2}:
                 value, terms = core.eval_terms(g.name, list(g.cells), g.side, phase)
                 if abs(value) >= 250_000:
                     continue  # decided: no terms
@@ -389,7 +389,7 @@ def test_dvonn_evaluation_values_stay_the_same():
         for _ in range(4):
             g = DvonnGame()
             while not g.over:
-                values.append(core.evaluate(g.name, list(g.cells), g.side, g.core_phase))
+                values.append(core.evaluate(g.name, list(g.cells), g.side, core.phase(g)))
                 g.push(rng.choice(g.legal_moves()))
     finally:
         for name in pinned:

@@ -37,9 +37,9 @@ def test_each_registered_game_is_complete(name):
 def test_the_core_and_the_rules_agree_on_each_game(name):
     game = GAMES[name].start()
     assert core.has_game(name)
-    assert core.perft(name, game.cells, game.side, game.core_phase, 1) == len(game.legal_moves())
-    result = core.search(name, game.cells, game.side, game.core_phase, depth=2, hash_mb=1)
-    assert game.check_move(game.from_core(result.moves)) in game.legal_moves()
+    assert core.perft(name, game.cells, game.side, core.phase(game), 1) == len(game.legal_moves())
+    result = core.search(name, game.cells, game.side, core.phase(game), depth=2, hash_mb=1)
+    assert game.check_move(core.to_move(game, result.moves)) in game.legal_moves()
 
 
 @pytest.mark.parametrize("setup, line, reply", [

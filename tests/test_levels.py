@@ -356,6 +356,6 @@ def test_a_level_drops_the_candidates_the_rules_refuse(monkeypatch, seed):
     game = start("dvonn")
     thought = think(game, Options(level=1, seed=seed), Clock(), watch=Watch(play=True))
     assert game.move_text(thought.move) == game.move_text(game.check_move(
-        game.from_core([("place", -1, 0)])))
+        core.to_move(game, [("place", -1, 0)])))
     fake.lines = [lines[0], lines[2]]
     assert think(game, Options(level=1, seed=seed), Clock(), watch=Watch(play=True)).source == "python"

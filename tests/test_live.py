@@ -279,12 +279,12 @@ def test_multipv_scores_are_exact_minimax_values_of_each_candidate():
     core.set_weight("dvonn", "search_lmp", 0)
     try:
         core.clear_hash()
-        result = core.search("dvonn", game.cells, game.side, game.core_phase, depth=3, multipv=6)
+        result = core.search("dvonn", game.cells, game.side, core.phase(game), depth=3, multipv=6)
         exact = {}
         for move in game.legal_moves():
             game.push(move)
             core.clear_hash()
-            reply = core.search("dvonn", game.cells, game.side, game.core_phase, depth=2)
+            reply = core.search("dvonn", game.cells, game.side, core.phase(game), depth=2)
             game.pop()
             exact[game.move_text(move)] = -reply.score
     finally:
@@ -293,7 +293,7 @@ def test_multipv_scores_are_exact_minimax_values_of_each_candidate():
     best = sorted(exact.values(), reverse=True)[:6]
     assert [line.score for line in result.lines] == best
     for line in result.lines:
-        move = game.core_action_text(core.decode_move("dvonn", line.pv[0]))
+        move = core.action_text(game, core.decode_move("dvonn", line.pv[0]))
         assert exact[move] == line.score
 
 

@@ -47,7 +47,7 @@ class Steps:
 
 def booked(monkeypatch, game):
     """The book knows one move here: the first legal one."""
-    move = game.check_move(game.from_core([("place", -1, 24)]))
+    move = game.check_move(core.to_move(game, [("place", -1, 24)]))
     entry = book.Entry(game.move_text(move), 12, 0.625)
     monkeypatch.setattr(book, "lookup", lambda g: (move, entry))
     return move
@@ -145,19 +145,19 @@ def test_search_and_ponder_send_the_same_core_request(monkeypatch):
     game = GAMES["dvonn"].start()
     ponder = Ponder()
     think(game, OPTIONS, Clock(), watch=Watch(stop=ponder.stop, untimed=True))
-    ponder._search((game.name, list(game.cells), game.side, game.core_phase), OPTIONS)
+    ponder._search((game.name, list(game.cells), game.side, core.phase(game)), OPTIONS)
     assert len(requests) == 2 and requests[0] == requests[1] == core_request(OPTIONS,
                                                                              stop=ponder.stop)
 
 
 def test_the_predicted_reply_is_read_from_core_actions():
     dvonn = GAMES["dvonn"].start()
-    dvonn.push(dvonn.check_move(dvonn.from_core([("place", -1, 24)])))
+    dvonn.push(dvonn.check_move(core.to_move(dvonn, [("place", -1, 24)])))
     assert dvonn.move_text(predicted_reply(dvonn, [("place", -1, 21)])) == "C3"
     assert predicted_reply(dvonn, [("place", -1, 24)]) is None  # an occupied point
     assert predicted_reply(dvonn, []) is None
     tzaar = GAMES["tzaar"].start()
-    tzaar.push(tzaar.check_move(tzaar.from_core([("capture", 56, 50)])))
+    tzaar.push(tzaar.check_move(core.to_move(tzaar, [("capture", 56, 50)])))
     reply = predicted_reply(tzaar, [("capture", 55, 50), ("stack", 36, 37), ("pass", -1, -1)])
     assert tzaar.move_text(reply) == "I1xH2 F3+F4"  # a whole turn: two actions
 
@@ -166,7 +166,7 @@ def test_the_predicted_reply_is_read_from_core_actions():
 def test_ponder_predicts_the_reply_from_the_pv_moves_not_the_text():
     game = GAMES["dvonn"].start()
     options = Options(depth=2, ponder="on")
-    ours = game.check_move(game.from_core([("place", -1, 24)]))
+    ours = game.check_move(core.to_move(game, [("place", -1, 24)]))
     thought = Thought(ours, pv=["F3", "A1"], source="core",
                       pv_moves=[("place", -1, 24), ("place", -1, 21)])
     game.push(ours)
@@ -186,6 +186,6 @@ def test_every_core_thought_carries_its_pv_as_moves():
         game = GAMES[name].start()
         thought = think(game, Options(depth=3), Clock())
         assert thought.source == "core" and len(thought.pv_moves) == len(thought.pv) >= 2
-        assert [game.core_action_text(a) for a in thought.pv_moves] == thought.pv
-        assert game.from_core(thought.pv_moves[:len(game.move_text(thought.move).split())]) \
+        assert [core.action_text(game, a) for a in thought.pv_moves] == thought.pv
+        assert core.to_move(game, thought.pv_moves[:len(game.move_text(thought.move).split())]) \
             == thought.move

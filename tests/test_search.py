@@ -216,7 +216,7 @@ needs_core = pytest.mark.skipif(not core.AVAILABLE, reason="the compiled core is
 
 @needs_core
 def test_a_position_the_c_core_refuses_falls_back(monkeypatch, caplog):
-    monkeypatch.setattr(DvonnGame, "core_phase", property(lambda self: 9))  # no such phase in C
+    monkeypatch.setattr(core, "phase", lambda game: 9)  # no such phase in C
     _fails_over(_movement_game(), caplog)
     assert "bad position" in caplog.text
 
@@ -257,7 +257,7 @@ def test_the_core_starts_no_iteration_after_its_soft_time():
     game = DvonnGame()
     for text in "F3 C3 I3 D3 D4 E4".split():
         game.play_text(text)
-    result = core.search(game.name, game.cells, game.side, game.core_phase,
+    result = core.search(game.name, game.cells, game.side, core.phase(game),
                          time_ms=3_600_000, soft_ms=1, depth=30)
     assert 1 <= result.depth < 30 and not result.proven
 
@@ -283,7 +283,7 @@ def test_a_forced_first_capture_still_searches_the_turns_second_action():
     game = TzaarGame.from_position(
         "tzaar b turn c,-,-,-,c/-,-,-,-,-,-/-,-,-,-,-,-,-/-,C,-,-,-,-,c,c/-,-,CCBB,-,abb,c,bba,-/"
         "-,-,-,-,-,-,c,-/-,-,-,-,-,-,-/B,C,CC,ccacac,-,-/-,-,-,-,CAABCA")
-    assert len(core.legal_moves(game.name, game.cells, game.side, game.core_phase)) == 1
-    result = core.search(game.name, game.cells, game.side, game.core_phase,
+    assert len(core.legal_moves(game.name, game.cells, game.side, core.phase(game))) == 1
+    result = core.search(game.name, game.cells, game.side, core.phase(game),
                          time_ms=3_600_000, depth=4)
     assert result.depth > 1 and len(result.moves) == 2

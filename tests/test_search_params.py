@@ -42,7 +42,7 @@ def dvonn_at(placed: int, stack_moves: int = 0, seed: int = 3):
 
 def search(game, **limits):
     core.clear_hash()
-    return core.search(game.name, list(game.cells), game.side, game.core_phase, hash_mb=4, seed=1,
+    return core.search(game.name, list(game.cells), game.side, core.phase(game), hash_mb=4, seed=1,
                        **limits)
 
 
@@ -68,7 +68,7 @@ def test_search_parameters_follow_the_evaluation_weights_and_have_no_eval_terms(
         assert "search_lmr_log" in names and "search_aspiration" in names
         assert not any(n.startswith("search_") for n in evaluation)
     g = dvonn_at(49, 4)
-    _, terms = core.eval_terms("dvonn", list(g.cells), g.side, g.core_phase)
+    _, terms = core.eval_terms("dvonn", list(g.cells), g.side, core.phase(g))
     assert [t[0] for t in terms] == [w.name for w in core.eval_weights("dvonn")]
 
 
@@ -263,7 +263,7 @@ def test_without_pruning_the_root_score_does_not_depend_on_the_root_move_order(s
     scores = set()
     for seed in range(4):
         core.clear_hash()
-        scores.add(core.search("dvonn", list(g.cells), g.side, g.core_phase, depth=4, hash_mb=4,
+        scores.add(core.search("dvonn", list(g.cells), g.side, core.phase(g), depth=4, hash_mb=4,
                                seed=seed).score)
     assert len(scores) == 1
 

@@ -81,12 +81,12 @@ def solved_value_and_move_checked(cls, text: str) -> int:
     """The solver's value of a position, checked against minimax with its move."""
     game = cls.from_position(text)
     core.clear_hash()
-    solution = core.solve(game.name, game.cells, game.side, game.core_phase)
+    solution = core.solve(game.name, game.cells, game.side, core.phase(game))
     assert solution.solved, text
     expected = minimax(cls.from_position(text), {})
     assert solution.value == expected, text
     side = game.side
-    game.push(game.check_move(game.from_core(solution.moves)))  # the move keeps that value
+    game.push(game.check_move(core.to_move(game, solution.moves)))  # the move keeps that value
     after = minimax(game, {})
     assert (after if game.side == side else -after) == expected, text
     return expected
@@ -110,13 +110,13 @@ def test_dvonn_solver_is_consistent_further_from_the_end():
     for seed in (1,):
         game = DvonnGame.from_position(endgame_positions(DvonnGame, seed, 9)[0])
         core.clear_hash()
-        root = core.solve(game.name, game.cells, game.side, game.core_phase)
-        chosen = game.check_move(game.from_core(root.moves))
+        root = core.solve(game.name, game.cells, game.side, core.phase(game))
+        chosen = game.check_move(core.to_move(game, root.moves))
         values = {}
         for move in game.legal_moves():
             game.push(move)
             core.clear_hash()
-            child = core.solve(game.name, game.cells, game.side, game.core_phase)
+            child = core.solve(game.name, game.cells, game.side, core.phase(game))
             assert root.solved and child.solved
             values[move] = -child.value
             game.pop()
@@ -135,7 +135,7 @@ def test_a_huge_time_budget_saturates_instead_of_overflowing():
     text = endgame_positions(DvonnGame, 1, 5)[0]
     game = DvonnGame.from_position(text)
     core.clear_hash()
-    solution = core.solve(game.name, game.cells, game.side, game.core_phase,
+    solution = core.solve(game.name, game.cells, game.side, core.phase(game),
                           time_ms=10_000_000_000_000)  # x 10^6 ns wraps negative in int64
     assert solution.solved
 
@@ -144,7 +144,7 @@ def test_a_budget_too_small_gives_unknown():
     text = endgame_positions(DvonnGame, 1, 25)[0]
     game = DvonnGame.from_position(text)
     core.clear_hash()
-    solution = core.solve(game.name, game.cells, game.side, game.core_phase, nodes=1)
+    solution = core.solve(game.name, game.cells, game.side, core.phase(game), nodes=1)
     assert not solution.solved and solution.moves == [] and solution.nodes >= 1
 
 

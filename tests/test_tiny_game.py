@@ -51,7 +51,7 @@ def test_the_tiny_game_is_registered_through_the_same_spec(tiny_hex):
 
 
 def test_the_tools_leave_out_a_game_that_declares_them_nothing(tiny_hex):
-    from engine.games.tool_data import ToolData
+    from engine.registry import ToolData
     from engine.tools import bench, bench_protocol, bench_solver, littlegolem_site, referee
     assert SPECS["tinyhex"].tools == ToolData()
     assert "tinyhex" not in bench.plans() and "tinyhex" not in bench_solver.record_games()

@@ -11,6 +11,8 @@ import math
 import re
 from dataclasses import asdict, dataclass, field
 
+from ..registry import GAMES, SPECS
+
 ROW_LABEL = re.compile(r"\s+([A-Z])(\d+)-([A-Z])(\d+)$")
 COLUMN_LEGEND = re.compile(r"\s*[A-Z](\s+[A-Z])*\s*")
 # A cell: '.', the hole '()', or a top letter, the height and maybe '*'. Cells are right-aligned in
@@ -153,13 +155,11 @@ def _edge_labels(points: list[Point]) -> list[dict]:
 
 def game_choices() -> list[dict]:
     """The games of the registry as the page's game selector offers them."""
-    from ..games import GAMES
     return [{"name": name, "title": cls.title, "openings": cls.has_openings} for name, cls in GAMES.items()]
 
 
 def game_look(game: str) -> dict | None:
     """How the page draws a game's pieces and what its legend says (the game's GameSpec.gui);
     None for a game without that data (the page draws plain pieces with their letters)."""
-    from ..games import SPECS
     spec = SPECS.get(game)
     return spec.gui.to_json() if spec is not None and spec.gui is not None else None

@@ -80,7 +80,7 @@ def analyze_live(server, args: list[str]) -> str:
 def perft(game, depth: int, which: str, stop: StopFlag) -> int:
     """Leaf count; core.Interrupted when `stop` is set first."""
     if which == "core":
-        return core.perft(game.name, game.cells, game.side, game.core_phase, depth, stop)
+        return core.perft(game.name, game.cells, game.side, core.phase(game), depth, stop)
     stop.running += 1  # so that SIGINT stops it rather than ending the engine
     try:
         return _python_perft(game, depth, stop)

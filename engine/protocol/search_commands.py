@@ -105,7 +105,7 @@ def cmd_eval(server: Server, args: list[str]) -> str:
     if core.AVAILABLE and not core.has_game(server.game.name):
         raise CommandError(no_core(server.game))
     try:
-        return evaluation.eval_table(server.game, server.game.core_phase)
+        return evaluation.eval_table(server.game, core.phase(server.game))
     except evaluation.WeightsError as e:
         raise CommandError(str(e)) from None
 

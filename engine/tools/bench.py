@@ -64,7 +64,7 @@ def bench_perft(game, positions, depth):
     ratios, c_rates = [], []
     for i, g in enumerate(positions, 1):
         progress(f"{game} perft({depth})", i, len(positions))
-        args = (list(g.cells), g.side, g.core_phase)
+        args = (list(g.cells), g.side, core.phase(g))
         c_n, c_t = timed(lambda args=args: core.perft(game, *args, depth))
         p_n, p_t = timed(lambda g=g: perft(g, depth))
         assert c_n == p_n, (game, g.position(), c_n, p_n)
@@ -80,7 +80,7 @@ def bench_search(game, positions, time_ms):
     for i, g in enumerate(positions, 1):
         progress(f"{game} search {time_ms} ms", i, len(positions))
         core.clear_hash()
-        r = core.search(game, list(g.cells), g.side, g.core_phase, time_ms=time_ms, hash_mb=64)
+        r = core.search(game, list(g.cells), g.side, core.phase(g), time_ms=time_ms, hash_mb=64)
         nps.append(r.nps)
         depths.append(r.depth)
     print(f"{game}: search {time_ms} ms, 1 thread: nodes/s median {statistics.median(nps):,.0f} "
@@ -102,7 +102,7 @@ def bench_smp(game, positions, depth, abdada):
     totals = [0.0, 0.0, 0.0]
     for i, g in enumerate(positions, 1):
         progress(f"{game} 2 threads vs 1 to depth {depth}", i, len(positions))
-        args = (list(g.cells), g.side, g.core_phase)
+        args = (list(g.cells), g.side, core.phase(g))
         times = []
         for threads, deferral in ((1, 0), (2, 0), (2, abdada)):
             set_abdada(game, deferral)
@@ -128,7 +128,7 @@ def bench_fixed_depth(game, positions, depth):
         times = []
         for _ in range(3):
             core.clear_hash()
-            r = core.search(game, list(g.cells), g.side, g.core_phase, depth=depth, hash_mb=64)
+            r = core.search(game, list(g.cells), g.side, core.phase(g), depth=depth, hash_mb=64)
             times.append(r.time_ms)
         nodes += r.nodes
         ms += min(times)
@@ -171,7 +171,7 @@ def bench_against(game, positions, depth, other, rounds):
     game_id = core._game_id(game)
     jobs = [(bytearray(core._ffi.buffer(a)) for a in core._position(game, list(g.cells)))
             for g in positions]
-    jobs = [(tuple(j), g.side, g.core_phase) for j, g in zip(jobs, positions)]
+    jobs = [(tuple(j), g.side, core.phase(g)) for j, g in zip(jobs, positions)]
     for m in (mine, other):  # both tables allocated (and their pages touched) before timing
         if m.lib.core_set_hash(64) < 0:
             raise core.CoreError("no memory for a 64 MB table")

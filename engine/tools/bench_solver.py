@@ -61,12 +61,12 @@ def finished_games(records: str, game: str, limit: int):
 
 
 def solve(game, time_ms: float) -> tuple[bool, float]:
-    solution = core.solve(game.name, game.cells, game.side, game.core_phase, time_ms=time_ms)
+    solution = core.solve(game.name, game.cells, game.side, core.phase(game), time_ms=time_ms)
     return solution.solved, solution.time_ms
 
 
 def search(game, time_ms: float) -> tuple[bool, float]:
-    result = core.search(game.name, game.cells, game.side, game.core_phase, time_ms=time_ms)
+    result = core.search(game.name, game.cells, game.side, core.phase(game), time_ms=time_ms)
     return result.proven, result.time_ms
 
 
@@ -76,7 +76,7 @@ def earliest_solved(record, time_ms: float, attempt=solve):
     best: tuple[int, int | None, bool | None, float] = (0, None, None, 0.0)
     for back in range(1, total + 1):
         game = replay(record, total - back)
-        if game.core_phase == 0 and game.phase == "placement":
+        if core.phase(game) == 0 and game.phase == "placement":
             break
         if len(game.legal_moves()) == 1:
             continue

@@ -14,7 +14,7 @@ from typing import Optional
 
 from engine.client import EngineError, EngineProcess, EngineTimeout, LinePlayer
 from engine.games import GAMES, SPECS
-from engine.games.tool_data import LineNotation
+from engine.registry import LineNotation
 from engine.splitmix64 import SplitMix64
 from engine.tools.cli import require_compiled
 

@@ -132,7 +132,7 @@ def load_data(game_name: str, paths: list[str], phase: str = "", min_occupied: i
     rows, results, scores, games = [], [], [], []
     try:
         for game, result, score, number in positions(game_name, paths, phase, min_occupied):
-            value, terms = core.eval_terms(game_name, game.cells, game.side, game.core_phase)
+            value, terms = core.eval_terms(game_name, game.cells, game.side, core.phase(game))
             if abs(value) >= DECIDED:
                 continue
             sign = 1.0 if game.side == 0 else -1.0

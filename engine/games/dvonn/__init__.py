@@ -1,8 +1,8 @@
-"""DVONN: its rules, board, core codec, record formats, GUI data and book, registered as one GameSpec."""
+"""DVONN: rules, board, core codec, record formats, GUI data and book as one GameSpec (engine/games registers it)."""
 from __future__ import annotations
 
 from ...records.base import RecordFormat
-from .. import GameSpec, register
+from ...registry import GameSpec
 from .boardspace import SOURCE_BOARDSPACE, boardspace_player, read_boardspace_dvonn, write_boardspace_dvonn
 from .codec import CODEC
 from .gui import GUI
@@ -42,7 +42,7 @@ LITTLEGOLEM = RecordFormat(  # LittleGolem's DVONN text has no comment syntax
     write=_write_littlegolem, comments=False,
     suffix=".txt", hint="LittleGolem 'Event [..] ... 1.'")
 
-SPEC = register(GameSpec(rules=DvonnGame, core=CODEC, record_formats=(BOARDSPACE, LITTLEGOLEM),
-                         write_littlegolem=write_littlegolem_dvonn, source_notation=source_notation, gui=GUI,
-                         book_file="dvonn-book.txt",  # the first placements (scripts/book)
-                         tools=TOOLS, levels=LEVELS))
+SPEC = GameSpec(rules=DvonnGame, core=CODEC, record_formats=(BOARDSPACE, LITTLEGOLEM),
+                write_littlegolem=write_littlegolem_dvonn, source_notation=source_notation, gui=GUI,
+                book_file="dvonn-book.txt",  # the first placements (scripts/book)
+                tools=TOOLS, levels=LEVELS)

@@ -1,7 +1,7 @@
 """DVONN's positions and moves as the compiled core takes them (csrc/CONTRACT.md, csrc/dvonn/)."""
 from __future__ import annotations
 
-from .. import CoreAction, CoreCodec
+from ...registry import CoreAction, CoreCodec
 from .rules import POINTS, DvonnGame, Move
 
 

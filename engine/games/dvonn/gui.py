@@ -1,7 +1,7 @@
 """How the web GUI draws DVONN's pieces (protocol.md showboard letters W, B, R)."""
 from __future__ import annotations
 
-from .. import GuiData, PieceLook
+from ...registry import GuiData, PieceLook
 
 WHITE = dict(fill="#f7f2e4", ink="#2b2b2b", colour="white")
 BLACK = dict(fill="#262626", ink="#f0d070", colour="black")

@@ -1,7 +1,7 @@
-"""What the shared tools ask of DVONN (engine/games/tool_data.py)."""
+"""What the shared tools ask of DVONN (engine/registry.py ToolData)."""
 from __future__ import annotations
 
-from ..tool_data import BenchPlan, LineNotation, ProtocolScenario, SolverRecords, ToolData
+from ...registry import BenchPlan, LineNotation, ProtocolScenario, SolverRecords, ToolData
 from .littlegolem import site_move
 from .notation import codecup_to_move, move_to_codecup
 

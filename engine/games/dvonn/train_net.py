@@ -64,7 +64,7 @@ def load_positions(tune, paths, phase: str = "movement", min_occupied: int = 0):
     from ... import core
     rows: dict[str, list] = {k: [] for k in ("vals", "results", "scores", "games", "cats", "sides")}
     for game, result, score, number in tune.positions("dvonn", paths, phase, min_occupied):
-        value = core.evaluate("dvonn", game.cells, game.side, game.core_phase)
+        value = core.evaluate("dvonn", game.cells, game.side, core.phase(game))
         if abs(value) >= tune.DECIDED:
             continue
         rows["vals"].append(value)

@@ -1,8 +1,8 @@
-"""TZAAR: its rules, board, openings, core codec, record format and GUI data, registered as one GameSpec."""
+"""TZAAR: rules, board, openings, core codec, record format and GUI data as one GameSpec (engine/games registers it)."""
 from __future__ import annotations
 
 from ...records.base import RecordFormat
-from .. import GameSpec, register
+from ...registry import GameSpec
 from .codec import CODEC
 from .gui import GUI
 from .levels import LEVELS
@@ -21,6 +21,6 @@ LITTLEGOLEM = RecordFormat(
     read=lambda text, nodes: read_littlegolem_tzaar(text, nodes=nodes),
     write=write_littlegolem_tzaar, comments=True)
 
-SPEC = register(GameSpec(rules=TzaarGame, core=CODEC, record_formats=(LITTLEGOLEM,),
-                         write_littlegolem=write_littlegolem_tzaar, source_notation=source_notation, gui=GUI,
-                         tools=TOOLS, levels=LEVELS))
+SPEC = GameSpec(rules=TzaarGame, core=CODEC, record_formats=(LITTLEGOLEM,),
+                write_littlegolem=write_littlegolem_tzaar, source_notation=source_notation, gui=GUI,
+                tools=TOOLS, levels=LEVELS)

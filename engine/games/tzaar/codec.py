@@ -1,7 +1,7 @@
 """TZAAR's positions and moves as the compiled core takes them (csrc/CONTRACT.md, csrc/tzaar/)."""
 from __future__ import annotations
 
-from .. import CoreAction, CoreCodec
+from ...registry import CoreAction, CoreCodec
 from .rules import PIECES, Action, Turn, TzaarGame
 
 

@@ -2,7 +2,7 @@
 the three kinds are told apart by shape (Tzaar ring and dot, Tzarra dot, Tott plain), not colour."""
 from __future__ import annotations
 
-from .. import GuiData, PieceLook
+from ...registry import GuiData, PieceLook
 
 WHITE = dict(fill="#f7f2e4", ink="#2b2b2b", colour="white")
 BLACK = dict(fill="#262626", ink="#f0d070", colour="black")

@@ -1,7 +1,7 @@
-"""What the shared tools ask of TZAAR (engine/games/tool_data.py)."""
+"""What the shared tools ask of TZAAR (engine/registry.py ToolData)."""
 from __future__ import annotations
 
-from ..tool_data import BenchPlan, ProtocolScenario, SolverRecords, ToolData
+from ...registry import BenchPlan, ProtocolScenario, SolverRecords, ToolData
 from .littlegolem import site_move
 
 TOOLS = ToolData(
