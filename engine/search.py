@@ -150,22 +150,22 @@ def think(game, options: Options, clock: Clock, limit_ms: Optional[float] = None
           on_progress: Optional[Callable[[Progress], None]] = None,
           watch: Optional[Watch] = None, *, book_on: bool = False,
           ponder: Optional["Ponder"] = None,
-          on_info: Optional[Callable[[str], None]] = None) -> Thought:
+          on_book: Optional[Callable[[str, book.Entry], None]] = None) -> Thought:
     """The move to play now, with what the search found; never an illegal move.
 
     One pipeline: the opening book (`book_on`: a move to play, option book), a ponder hit
     taken over (`ponder`), the forced move, the random player, the exact solver, the core
-    (full strength or the level's), the Python player.  `on_info` gets the `info book`
-    diagnostic when option info is on."""
+    (full strength or the level's), the Python player.  `on_book` is told a book move (its
+    text and book entry)."""
     started = time.monotonic()
     if book_on:
         booked = _book_move(game, options)
         if booked is not None:
             if ponder is not None:
                 ponder.cancel()
-            thought, info = booked
-            if on_info is not None and options.info == "on":
-                on_info(info)
+            thought, entry = booked
+            if on_book is not None:
+                on_book(thought.pv[0], entry)
             thought.time_ms = (time.monotonic() - started) * 1000
             return thought
     if ponder is not None:
@@ -177,9 +177,9 @@ def think(game, options: Options, clock: Clock, limit_ms: Optional[float] = None
     return thought
 
 
-def _book_move(game, options: Options) -> Optional[tuple[Thought, str]]:
+def _book_move(game, options: Options) -> Optional[tuple[Thought, book.Entry]]:
     """The opening book's move (option book; the core player only: the others are fallbacks
-    and sanity opponents) with its `info book` line, or None."""
+    and sanity opponents) with its book entry, or None."""
     if options.book != "on" or options.player != "core":
         return None
     found = book.lookup(game)
@@ -187,8 +187,7 @@ def _book_move(game, options: Options) -> Optional[tuple[Thought, str]]:
         return None
     move, entry = found
     text = game.move_text(move)
-    return (Thought(move, pv=[text], source="book"),
-            f"info book {text} games {entry.games} score {entry.score:.3f}")
+    return Thought(move, pv=[text], source="book"), entry
 
 
 def _choose(game, options: Options, clock: Clock, limit_ms: Optional[float],

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from engine import core
-from engine.protocol.server import format_info
+from engine.protocol.analysis_lines import progress_line
 from engine.rules import perft
 from engine.search import progress
 from engine.stop_flag import StopFlag
@@ -146,7 +146,7 @@ def test_on_iteration_reports_each_depth():
     res = core.search("dvonn", *args(g), depth=4, hash_mb=4, on_iteration=seen.append)
     assert [it.depth for it in seen][:4] == list(range(1, 5))[:len(seen)]
     assert seen[-1].depth == res.depth
-    line = format_info(progress(g, seen[-1]))
+    line = progress_line(progress(g, seen[-1]))
     assert line.startswith("info depth ")
 
 

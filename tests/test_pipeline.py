@@ -9,6 +9,7 @@ from engine.clock import Clock
 from engine.games import GAMES
 from engine.levels import table
 from engine.ponder import Ponder, predicted_reply
+from engine.protocol.analysis_lines import book_line
 from engine.protocol.options import Options
 from engine.protocol.server import Server
 from engine.search import Thought, Watch, core_request, think
@@ -58,7 +59,7 @@ def test_the_book_comes_first_and_stops_pondering(monkeypatch):
     move = booked(monkeypatch, game)
     steps, ponder, infos = Steps(monkeypatch), FakePonder(Thought("pondered")), []
     thought = think(game, Options(book="on", level=1), Clock(), book_on=True, ponder=ponder,
-                    on_info=infos.append)
+                    on_book=lambda text, entry: infos.append(book_line(text, entry.games, entry.score)))
     assert (thought.move, thought.source, thought.pv) == (move, "book", ["F3"])
     assert ponder.calls == ["cancel"] and steps.ran == []
     assert infos == ["info book F3 games 12 score 0.625"]  # the book plays at any level

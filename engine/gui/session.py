@@ -19,6 +19,7 @@ from ..client import AsyncEngineProcess as EngineProcess
 from ..client import EngineDied
 from ..client import EngineRefused as EngineError
 from ..games import DEFAULT_GAME, GAMES
+from ..protocol.analysis_lines import read_info
 from ..review.judge import judge_for
 from .board import game_choices, game_look, parse_showboard
 from .replies import parse_fields, parse_int_option
@@ -36,29 +37,6 @@ def analysis_default(players: dict) -> bool:
     """Live analysis shows the engine's best move: on when people analyse a game among
     themselves, off when one of them plays the engine."""
     return all(who == "human" for who in players.values())
-
-
-def parse_info(line: str) -> Optional[dict]:
-    """An `analyze live` line as a dict: `info` fields (pv a list) or {"bestmove": move}."""
-    words = line.split()
-    if not words:
-        return None
-    if words[0] == "bestmove":
-        return {"bestmove": " ".join(words[1:])}
-    if words[0] != "info":
-        return None
-    info: dict = {}
-    i = 1
-    while i < len(words):
-        key = words[i]
-        if key == "pv":
-            info["pv"] = words[i + 1:]
-            break
-        if i + 1 < len(words):
-            value = words[i + 1]
-            info[key] = int(value) if value.lstrip("-").isdigit() else value
-        i += 2
-    return info
 
 
 class TimeControl(TypedDict):
@@ -449,7 +427,7 @@ class Session:
             self.send({"type": "analysis_error", "message": str(e)})
 
     def on_live_line(self, line: str) -> None:
-        info = parse_info(line)
+        info = read_info(line)
         if info is None:
             return
         if "bestmove" in info:

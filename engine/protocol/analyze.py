@@ -1,8 +1,8 @@
 """`analyze`, `analyze live` and a perft that obeys interrupts (protocol.md 6.4, 6.5, 6.6).
 
-Nothing here plays a move or charges a clock.  The commands' text formats live
-here; the searching is search.think's and the serving (stop flags, streamed
-replies) the session's, reached through ``server.control``.
+Nothing here plays a move or charges a clock.  The lines' text is analysis_lines'; the
+searching is search.think's and the serving (stop flags, streamed replies) the session's,
+reached through ``server.control``.
 """
 from __future__ import annotations
 
@@ -10,16 +10,11 @@ from .. import core
 from ..rules import perft as rules_perft
 from ..search import Progress, Watch
 from ..stop_flag import StopFlag
+from . import analysis_lines
 from .arguments import CommandError
 
 LIVE_INTERVAL_MS = 200
 LIVE_INTERVAL_RANGE = (10, 60_000)
-
-
-def candidate_lines(game, thought) -> list[str]:
-    """`multipv k move m score s depth d pv ...` for each multi-PV candidate, best first."""
-    return [f"multipv {k} move {pv[0]} score {score} depth {thought.depth} pv {' '.join(pv)}"
-            for k, (score, pv) in enumerate(thought.lines, 1) if pv]
 
 
 def analyze(server, limit_ms) -> str:
@@ -27,21 +22,7 @@ def analyze(server, limit_ms) -> str:
     game = server.game
     watch = Watch(stop=server.control.stop, multipv=server.options.multipv)
     thought = server.think(limit_ms, watch)
-    lines = [game.move_text(thought.move)]
-    if thought.score is not None:
-        lines += [f"score {thought.score}", f"depth {thought.depth}", f"nodes {thought.nodes}"]
-    lines += [f"time {int(thought.time_ms)}",
-              "pv " + " ".join(thought.pv or [game.move_text(thought.move)])]
-    if server.options.multipv > 1 and thought.score is not None:
-        lines += candidate_lines(game, thought)
-    return "\n".join(lines)
-
-
-def info_lines(p: Progress) -> list[str]:
-    """One `info multipv k move m score ...` line per candidate of a search report."""
-    return [f"info multipv {k} move {pv[0]} score {score} depth {p.depth} nodes {p.nodes} "
-            f"nps {p.nps} time {int(p.time_ms)} pv {' '.join(pv)}"
-            for k, (score, pv) in enumerate(p.lines or [(p.score, p.pv)], 1) if pv]
+    return analysis_lines.analyze_reply(game.move_text(thought.move), thought, server.options.multipv)
 
 
 def parse_interval(args: list[str]) -> int:
@@ -66,15 +47,15 @@ def analyze_live(server, args: list[str]) -> str:
     control.stop_on_input()
 
     def report(progress: Progress) -> None:
-        for line in info_lines(progress):
+        for line in analysis_lines.live_lines(progress):
             emit(line)
 
     watch = Watch(stop=control.stop, report_ms=interval, untimed=True,
                   multipv=server.options.multipv)
     thought = server.think(None, watch, on_progress=report)
     if thought.warning:  # the core failed: say so where the client reads, not only on stderr
-        emit(f"info string {thought.warning}; bestmove from the Python player")
-    return control.close_stream(f"bestmove {game.move_text(thought.move)}")
+        emit(analysis_lines.fallback_line(thought.warning))
+    return control.close_stream(analysis_lines.bestmove_line(game.move_text(thought.move)))
 
 
 def perft(game, depth: int, which: str, stop: StopFlag) -> int:

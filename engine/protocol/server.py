@@ -19,7 +19,7 @@ from ..ponder import Ponder
 from ..rules import COLOUR_NAMES, BadPosition, IllegalMove, UnreadableMove
 from ..search import Progress, Thought, Watch, think
 from ..splitmix64 import MASK64
-from . import gtp, record_commands, search_commands  # noqa: F401 - importing them registers their commands
+from . import analysis_lines, gtp, record_commands, search_commands  # noqa: F401 - importing them registers their commands
 from .arguments import CommandError, arity, colour, whole_number
 from .commands import COMMANDS, command
 from .options import Options
@@ -31,12 +31,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("engine")
 
 __all__ = ["COMMANDS", "CommandError", "Quit", "Server", "command", "main_loop"]
-
-
-def format_info(p: Progress) -> str:
-    """The one `info` line of search progress (protocol.md §6.6)."""
-    return (f"info depth {p.depth} score {p.score} nodes {p.nodes} nps {p.nps} "
-            f"time {int(p.time_ms)} pv {' '.join(p.pv)}").rstrip()
 
 
 def diagnostic(line: str) -> None:
@@ -124,7 +118,7 @@ class Server:
 
     def report(self, progress: Progress) -> None:
         if self.options.info == "on":
-            diagnostic(format_info(progress))
+            diagnostic(analysis_lines.progress_line(progress))
 
     def think(self, limit_ms=None, watch: Optional[Watch] = None,
               on_progress=None) -> Thought:
@@ -136,7 +130,11 @@ class Server:
         plays = watch is None and limit_ms is None
         return think(self.game, self.options, self.clock, limit_ms, on_progress or self.report,
                      watch or Watch(stop=self.control.stop, play=True), book_on=plays,
-                     ponder=self.ponder if plays else None, on_info=diagnostic)
+                     ponder=self.ponder if plays else None, on_book=self.report_book)
+
+    def report_book(self, move_text: str, entry) -> None:
+        if self.options.info == "on":
+            diagnostic(analysis_lines.book_line(move_text, entry.games, entry.score))
 
     def handle(self, cmd: gtp.Command) -> tuple[bool, str]:
         if cmd.error:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..client import EngineError, EngineProcess
+from ..protocol.analysis_lines import read_analyze
 from .judge import terminal_score
 
 SIDE_NAMES = {"w": "White", "b": "Black"}
@@ -106,18 +107,9 @@ def replay_line(engine: EngineProcess, game: str, start: str, moves: list[str]) 
 
 
 def parse_analysis(text: str) -> Analysis:
-    """The reply of `analyze`: the move, then 'score', 'depth', 'pv' lines (§6.5)."""
-    lines = text.splitlines()
-    analysis = Analysis(best=lines[0].strip(), score=None)
-    for entry in lines[1:]:
-        key, _, value = entry.partition(" ")
-        if key == "score":
-            analysis.score = int(value)
-        elif key == "depth":
-            analysis.depth = int(value)
-        elif key == "pv":
-            analysis.pv = value.split()
-    return analysis
+    """The reply of `analyze` (§6.5), read by the protocol's analysis_lines."""
+    reply = read_analyze(text)
+    return Analysis(best=reply.best, score=reply.score, depth=reply.depth, pv=reply.pv)
 
 
 @dataclass(frozen=True)
