@@ -53,6 +53,7 @@ class LineNotation(NamedTuple):
     contest: str                     # "CodeCup 2011"
     to_move: Callable[[str], str]    # a line as our move text (ValueError if it is not a move)
     from_move: Callable[[str], str]  # our move text as a line
+    player: Callable[[str, str], Any]  # (command, name): a started player process speaking it
 
 
 class ToolData(NamedTuple):

@@ -31,9 +31,12 @@ from engine.client import (
     EngineRefused,
     EngineTimeout,
     SearchLimits,
+    children,
     command_env,
     start,
+    stop_popen,
 )
+from engine.games.dvonn.line_player import PLAYER_LINE_LIMIT, LinePlayer
 
 PY = sys.executable
 MARK = "GIPF_CLIENT_TEST"
@@ -126,8 +129,8 @@ def wait_until(predicate, what: str, limit: float = 60.0) -> None:
 
 @pytest.fixture
 def quick_close(monkeypatch):
-    monkeypatch.setattr(client, "QUIT_WAIT", 0.3)
-    monkeypatch.setattr(client, "TERMINATE_WAIT", 0.3)
+    monkeypatch.setattr(children, "QUIT_WAIT", 0.3)
+    monkeypatch.setattr(children, "TERMINATE_WAIT", 0.3)
 
 
 def test_one_error_family():
@@ -264,7 +267,7 @@ def test_a_child_gets_exactly_our_environment(fake, tmp_path, monkeypatch):
     monkeypatch.delenv("PYTHONPATH")
     proc = start(fake, "fake", subprocess.DEVNULL, None)  # the line-protocol players' start
     out, _ = proc.communicate("env\n", timeout=60)
-    client.stop_popen(proc)
+    stop_popen(proc)
     seen = json.loads(out.split("\n")[0][2:])
     assert seen["PYTHONPATH"] is None and str(REPO) not in seen["path"]
     assert command_env(["/other/venv/bin/python", "-m", "engine"]) is None
@@ -356,9 +359,9 @@ def test_an_abandoned_reply_makes_later_ones_refused_and_close_still_ends_it(fak
 DRIVER = textwrap.dedent("""\
     import sys, threading
     sys.path.insert(0, {repo!r})
-    from engine import client
-    from engine.client import EngineProcess
-    client.QUIT_WAIT = client.TERMINATE_WAIT = 0.3
+    from engine.client import EngineProcess, children, install_cleanup
+    children.QUIT_WAIT = children.TERMINATE_WAIT = 0.3
+    install_cleanup()  # in the main thread, as every tool does first (engine.tools.cli.guarded)
     mode, fake = sys.argv[1], sys.argv[2]
     engines = []
     def start_engines():
@@ -485,10 +488,18 @@ def test_a_codecup_player_line_is_bounded(tmp_path):
     script = tmp_path / "flood.py"
     script.write_text("import sys\nsys.stdout.write('a1\\n' + 'x' * 10_000_000 + '\\n')\nsys.stdout.flush()\n"
                       "sys.stdin.read()\n")
-    player = client.LinePlayer(f"{sys.executable} {script}", "flooder")
+    player = LinePlayer(f"{sys.executable} {script}", "flooder")
     try:
         assert player.receive(30) == "a1"
-        with pytest.raises(EngineError, match=f"longer than {client.PLAYER_LINE_LIMIT} characters"):
+        with pytest.raises(EngineError, match=f"longer than {PLAYER_LINE_LIMIT} characters"):
             player.receive(30)
     finally:
         player.close(timeout=5)
+
+
+def test_importing_the_client_installs_no_signal_handler():
+    script = ("import signal; before = [signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)]; "
+              "import engine.client, engine.tools.cli, engine.gui.session; "
+              "assert [signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)] == before")
+    done = subprocess.run([PY, "-c", script], cwd=str(REPO), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr

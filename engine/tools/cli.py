@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, NoReturn, Optional, Sequence
 
-from engine.client import PLAYER_LINE_LIMIT, EngineError, EngineProcess
+from engine.client import EngineError, EngineProcess, install_cleanup
 
 
 class ToolError(Exception):
@@ -35,7 +35,9 @@ def parser(prog: str, doc: Optional[str], **kwargs) -> ArgumentParser:
 def guarded(run: Callable[[Optional[Sequence[str]]], int], argv: Optional[Sequence[str]],
             name: str) -> int:
     """run(argv)'s status; a closed stdout (`| head -1`) ends quietly with 0, Ctrl-C with 130,
-    a ToolError with its one line and 1."""
+    a ToolError with its one line and 1.  The engines a tool starts, from any thread, are
+    ended with it (on SIGTERM and a second Ctrl-C too: set up here, in the main thread)."""
+    install_cleanup()
     try:
         status = run(argv)
         sys.stdout.flush()
@@ -185,10 +187,7 @@ def apply_weights(text: str, game: str, path: str = "weights") -> int:
         raise ToolError(f"{path}: {e}") from None
 
 
-MAX_LINE_BYTES = PLAYER_LINE_LIMIT   # a CodeCup line, read from a peer as the client reads a player's
-
-
-def bounded_lines(stream, name: str = "standard input", limit: int = MAX_LINE_BYTES):
+def bounded_lines(stream, *, limit: int, name: str = "standard input"):
     """The lines of a binary stream as text, each at most `limit` bytes: a peer that sends
     an endless line (`< /dev/zero`) or bytes that are not UTF-8 is a ToolError, not a
     MemoryError or a traceback."""

@@ -10,9 +10,9 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional
 
-from engine.client import EngineError, EngineProcess, EngineTimeout, LinePlayer
+from engine.client import EngineError, EngineProcess, EngineTimeout
 from engine.games import GAMES, SPECS
 from engine.registry import LineNotation
 from engine.splitmix64 import SplitMix64
@@ -115,10 +115,10 @@ class CodecupSeat:
     def __init__(self, command: str, name: str, timeout: float, notation: LineNotation) -> None:
         self.command, self.name, self.timeout = command, name, timeout
         self.notation = notation
-        self.player: Optional[LinePlayer] = None
+        self.player: Optional[Any] = None  # the notation's player (a LinePlayer)
 
     def start(self, setup: list[str], colour: int) -> None:
-        self.player = LinePlayer(self.command, self.name)
+        self.player = self.notation.player(self.command, self.name)
         if colour == 0:
             self.player.send("Start")
 

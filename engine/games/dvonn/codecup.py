@@ -24,6 +24,7 @@ from ...client import DEFAULT_ENGINE, EngineError, EngineProcess
 from ...rules import IllegalMove
 from ...tools import cli
 from ...tools.cli import require_compiled
+from .line_player import PLAYER_LINE_LIMIT
 from .notation import codecup_to_move, move_to_codecup
 from .rules import DvonnGame
 
@@ -33,7 +34,7 @@ log = logging.getLogger("codecup")
 def play(engine: EngineProcess, stdin, stdout) -> int:
     game = DvonnGame()
     us = None
-    for raw in cli.bounded_lines(stdin):
+    for raw in cli.bounded_lines(stdin, limit=PLAYER_LINE_LIMIT):  # as the referee reads a player
         line = raw.strip()
         if not line:
             continue

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import sys
 
-from ...client import EngineError, LinePlayer
+from ...client import EngineError
 from ...rules import IllegalMove
 from ...tools import cli
+from .line_player import LinePlayer
 from .notation import codecup_to_move
 from .rules import DvonnGame
 

@@ -1,0 +1,52 @@
+"""The client side of the protocol: start an engine process, ask it commands, and never wait
+for it forever nor leave it running behind us.
+
+One concern a module:
+
+* errors.py: what a caller may catch (EngineError and its kinds);
+* children.py: the child's command line and environment (the default engine is this package's
+  own, whatever the working folder), process groups, the cleanup at exit and on signals
+  (installed by the first engine started, or explicitly by install_cleanup(), never at import);
+* limits.py: the reply-timeout policy (how long a reply may take, from the limits sent);
+* async_engine.py: AsyncEngineProcess, the asyncio core (the web GUI uses it);
+* sync_engine.py: EngineProcess, its blocking face for the tools, on one background event loop.
+
+The CodeCup line-protocol player is beside the CodeCup tools (engine/games/dvonn/line_player.py).
+"""
+from __future__ import annotations
+
+from .async_engine import LINE_LIMIT, AsyncEngineProcess
+from .children import (
+    DEFAULT_ENGINE,
+    DEFAULT_ENGINE_ARGV,
+    KILL_WAIT,
+    QUIT_WAIT,
+    REPO,
+    TERMINATE_WAIT,
+    command_argv,
+    command_env,
+    default_engine_argv,
+    default_env,
+    install_cleanup,
+    kill_children,
+    start,
+    stop_popen,
+)
+from .errors import EngineDied, EngineError, EngineRefused, EngineTimeout
+from .limits import (
+    COMMAND_TIMEOUT,
+    DEFAULT_THINK_MS,
+    SEARCH_COMMANDS,
+    SEARCH_MARGIN,
+    UNBOUNDED_SEARCH_TIMEOUT,
+    SearchLimits,
+)
+from .sync_engine import EngineProcess
+
+__all__ = [
+    "COMMAND_TIMEOUT", "DEFAULT_ENGINE", "DEFAULT_ENGINE_ARGV", "DEFAULT_THINK_MS", "KILL_WAIT",
+    "LINE_LIMIT", "QUIT_WAIT", "REPO", "SEARCH_COMMANDS", "SEARCH_MARGIN", "TERMINATE_WAIT",
+    "UNBOUNDED_SEARCH_TIMEOUT", "AsyncEngineProcess", "EngineDied", "EngineError", "EngineProcess",
+    "EngineRefused", "EngineTimeout", "SearchLimits", "command_argv", "command_env",
+    "default_engine_argv", "default_env", "install_cleanup", "kill_children", "start", "stop_popen",
+]
