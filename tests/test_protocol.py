@@ -101,6 +101,15 @@ def test_list_commands_and_known_command_agree(e):
         assert e.ok(f"known_command {name}") == "false"
 
 
+def test_the_command_table_is_the_modules_tables_joined():
+    from engine.protocol import commands, record_commands, search_commands, server
+    tables = (server.SERVER_COMMANDS, search_commands.COMMANDS, record_commands.COMMANDS)
+    assert server.COMMANDS == {name: f for table in tables for name, f in table.items()}
+    assert sum(map(len, tables)) == len(server.COMMANDS)
+    with pytest.raises(ValueError, match="'name' has two handlers"):
+        commands.join_tables(server.SERVER_COMMANDS, {"name": server.cmd_version})
+
+
 def test_help_is_list_commands(e):
     # GNU Go's alias: the same reply, and listed itself
     assert e.ok("help") == e.ok("list_commands")

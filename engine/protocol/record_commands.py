@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ..bounded_read import InputError, read_bytes
 from ..rules import COLOUR_NAMES
 from .arguments import CommandError, arity, whole_number
-from .commands import command
+from .commands import Handler
 
 if TYPE_CHECKING:
     from .server import Server
@@ -38,7 +38,6 @@ def _record_source(server: Server):
     return opening, texts
 
 
-@command("loadrecord")
 def cmd_loadrecord(server: Server, args: list[str]) -> str:
     from .. import records
     usage = "loadrecord <path> [<moves>]"
@@ -70,7 +69,6 @@ def cmd_loadrecord(server: Server, args: list[str]) -> str:
     return reply
 
 
-@command("printrecord")
 def cmd_printrecord(server: Server, args: list[str]) -> str:
     from .. import records
     arity(args, 0, usage="printrecord")
@@ -87,3 +85,9 @@ def cmd_printrecord(server: Server, args: list[str]) -> str:
         return records.write_littlegolem(record)
     except records.RecordError as e:
         raise CommandError(f"cannot write this game as a record: {e}") from None
+
+
+COMMANDS: dict[str, Handler] = {  # this module's part of the command table
+    "loadrecord": cmd_loadrecord,
+    "printrecord": cmd_printrecord,
+}

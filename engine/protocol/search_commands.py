@@ -11,13 +11,12 @@ from typing import TYPE_CHECKING
 from .. import core, evaluation
 from . import analyze
 from .arguments import CommandError, arity, colour, whole_number
-from .commands import command
+from .commands import Handler
 
 if TYPE_CHECKING:
     from .server import Server
 
 
-@command("option")
 def cmd_option(server: Server, args: list[str]) -> str:
     if not args:
         return server.options.listing()
@@ -26,7 +25,6 @@ def cmd_option(server: Server, args: list[str]) -> str:
     return ""
 
 
-@command("time_settings")
 def cmd_time_settings(server: Server, args: list[str]) -> str:
     arity(args, 3, usage="time_settings <main_time> <byo_yomi_time> <byo_yomi_stones>")
     main, byo, stones = (whole_number(a, "time") for a in args)
@@ -37,7 +35,6 @@ def cmd_time_settings(server: Server, args: list[str]) -> str:
     return ""
 
 
-@command("time_left")
 def cmd_time_left(server: Server, args: list[str]) -> str:
     arity(args, 3, usage="time_left <colour> <seconds> <stones>")
     side = colour(args[0])
@@ -46,7 +43,6 @@ def cmd_time_left(server: Server, args: list[str]) -> str:
     return ""
 
 
-@command("time_control")
 def cmd_time_control(server: Server, args: list[str]) -> str:
     usage = "time_control <game_ms> [<increment_ms>] | time_control off"
     arity(args, 1, 2, usage=usage)
@@ -69,7 +65,6 @@ def no_core(game) -> str:
     return f"{game.title} has no compiled core"
 
 
-@command("perft")
 def cmd_perft(server: Server, args: list[str]) -> str:
     arity(args, 1, 2, usage="perft <depth> [python|core]")
     depth = whole_number(args[0], "depth")
@@ -87,7 +82,6 @@ def cmd_perft(server: Server, args: list[str]) -> str:
         raise CommandError("perft interrupted") from None
 
 
-@command("analyze")
 def cmd_analyze(server: Server, args: list[str]) -> str:
     if args and args[0].lower() == "live":
         arity(args, 1, 2, usage="analyze live [<interval_ms>]")
@@ -99,7 +93,6 @@ def cmd_analyze(server: Server, args: list[str]) -> str:
     return analyze.analyze(server, limit)
 
 
-@command("eval")
 def cmd_eval(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="eval")
     if core.AVAILABLE and not core.has_game(server.game.name):
@@ -110,7 +103,6 @@ def cmd_eval(server: Server, args: list[str]) -> str:
         raise CommandError(str(e)) from None
 
 
-@command("weights")
 def cmd_weights(server: Server, args: list[str]) -> str:
     usage = "weights [set <name> <value> ... | load <path> | reset]"
     game = server.game.name
@@ -128,3 +120,15 @@ def cmd_weights(server: Server, args: list[str]) -> str:
     except evaluation.WeightsError as e:
         raise CommandError(str(e)) from None
     raise CommandError(f"wrong arguments; usage: {usage}")
+
+
+COMMANDS: dict[str, Handler] = {  # this module's part of the command table
+    "option": cmd_option,
+    "time_settings": cmd_time_settings,
+    "time_left": cmd_time_left,
+    "time_control": cmd_time_control,
+    "perft": cmd_perft,
+    "analyze": cmd_analyze,
+    "eval": cmd_eval,
+    "weights": cmd_weights,
+}

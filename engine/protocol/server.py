@@ -19,9 +19,9 @@ from ..ponder import Ponder
 from ..rules import COLOUR_NAMES, BadPosition, IllegalMove, UnreadableMove
 from ..search import Progress, Thought, Watch, think
 from ..splitmix64 import MASK64
-from . import analysis_lines, gtp, record_commands, search_commands  # noqa: F401 - importing them registers their commands
+from . import analysis_lines, gtp, record_commands, search_commands
 from .arguments import CommandError, arity, colour, whole_number
-from .commands import COMMANDS, command
+from .commands import Handler, join_tables
 from .options import Options
 from .serving import Control, Quit, Session
 
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("engine")
 
-__all__ = ["COMMANDS", "CommandError", "Quit", "Server", "command", "main_loop"]
+__all__ = ["COMMANDS", "CommandError", "Quit", "Server", "main_loop"]
 
 
 def diagnostic(line: str) -> None:
@@ -157,19 +157,16 @@ class Server:
 
 # --- administrative ------------------------------------------------------------
 
-@command("protocol_version")
 def cmd_protocol_version(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="protocol_version")
     return "2"
 
 
-@command("name")
 def cmd_name(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="name")
     return ENGINE_NAME
 
 
-@command("version")
 def cmd_version(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="version")
     if core.AVAILABLE:
@@ -177,26 +174,22 @@ def cmd_version(server: Server, args: list[str]) -> str:
     return f"{__version__} core=unavailable ({core.UNAVAILABLE_REASON})"
 
 
-@command("known_command")
 def cmd_known_command(server: Server, args: list[str]) -> str:
     arity(args, 1, usage="known_command <name>")
     return "true" if args[0] in COMMANDS else "false"
 
 
-@command("list_commands")
 def cmd_list_commands(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="list_commands")
     return "\n".join(sorted(COMMANDS))
 
 
-@command("help")
 def cmd_help(server: Server, args: list[str]) -> str:
     """GNU Go's alias of list_commands, for a person typing at the engine."""
     arity(args, 0, usage="help")
     return "\n".join(sorted(COMMANDS))
 
 
-@command("quit")
 def cmd_quit(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="quit")
     raise Quit
@@ -209,7 +202,6 @@ def newgame_usage() -> str:
                       for name, cls in GAMES.items())
 
 
-@command("newgame")
 def cmd_newgame(server: Server, args: list[str]) -> str:
     usage = newgame_usage()
     if not args:
@@ -231,14 +223,12 @@ def cmd_newgame(server: Server, args: list[str]) -> str:
     return ""
 
 
-@command("clear_board")
 def cmd_clear_board(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="clear_board")
     server.new_game(*server.setup)
     return ""
 
 
-@command("setposition")
 def cmd_setposition(server: Server, args: list[str]) -> str:
     if not args:
         raise CommandError("usage: setposition <position string as printed by position>")
@@ -253,7 +243,6 @@ def cmd_setposition(server: Server, args: list[str]) -> str:
     return ""
 
 
-@command("position")
 def cmd_position(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="position")
     return server.game.position()
@@ -261,7 +250,6 @@ def cmd_position(server: Server, args: list[str]) -> str:
 
 # --- moves -------------------------------------------------------------------------
 
-@command("play")
 def cmd_play(server: Server, args: list[str]) -> str:
     if len(args) < 2:
         raise CommandError("usage: play <colour> <move>")
@@ -269,14 +257,12 @@ def cmd_play(server: Server, args: list[str]) -> str:
     return server.play(" ".join(args[1:]))
 
 
-@command("move")
 def cmd_move(server: Server, args: list[str]) -> str:
     if not args:
         raise CommandError("usage: move <move>")
     return server.play(" ".join(args))
 
 
-@command("place")
 def cmd_place(server: Server, args: list[str]) -> str:
     arity(args, 1, usage="place <point>")
     game = server.game
@@ -287,7 +273,6 @@ def cmd_place(server: Server, args: list[str]) -> str:
     return server.play(args[0])
 
 
-@command("replay")
 def cmd_replay(server: Server, args: list[str]) -> str:
     """Play a whole move list at once, or nothing at all if any move fails."""
     game = server.game
@@ -313,7 +298,6 @@ def cmd_replay(server: Server, args: list[str]) -> str:
     return str(played)
 
 
-@command("undo")
 def cmd_undo(server: Server, args: list[str]) -> str:
     arity(args, 0, 1, usage="undo [n]")
     count = whole_number(args[0], "count", 1, None) if args else 1
@@ -325,7 +309,6 @@ def cmd_undo(server: Server, args: list[str]) -> str:
     return ""
 
 
-@command("move_history")
 def cmd_move_history(server: Server, args: list[str]) -> str:
     """GNU Go's move_history: the moves since the game's start, newest first, with the mover."""
     arity(args, 0, usage="move_history")
@@ -338,7 +321,6 @@ def cmd_move_history(server: Server, args: list[str]) -> str:
     return "\n".join(reversed(lines))
 
 
-@command("genmove")
 def cmd_genmove(server: Server, args: list[str]) -> str:
     arity(args, 0, 1, usage="genmove [colour]")
     if args:
@@ -351,7 +333,6 @@ def cmd_genmove(server: Server, args: list[str]) -> str:
     return server.game.move_text(thought.move)
 
 
-@command("reg_genmove")
 def cmd_reg_genmove(server: Server, args: list[str]) -> str:
     arity(args, 0, 1, usage="reg_genmove [colour]")
     if args:
@@ -359,7 +340,6 @@ def cmd_reg_genmove(server: Server, args: list[str]) -> str:
     return server.game.move_text(server.think().move)
 
 
-@command("legal_moves")
 def cmd_legal_moves(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="legal_moves")
     game = server.game
@@ -368,7 +348,6 @@ def cmd_legal_moves(server: Server, args: list[str]) -> str:
 
 # --- state ---------------------------------------------------------------------------
 
-@command("showboard")
 def cmd_showboard(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="showboard")
     game = server.game
@@ -378,7 +357,6 @@ def cmd_showboard(server: Server, args: list[str]) -> str:
     return f"{game.board_text()}\n{footer}"
 
 
-@command("status")
 def cmd_status(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="status")
     game = server.game
@@ -394,13 +372,11 @@ def cmd_status(server: Server, args: list[str]) -> str:
     return " ".join(f"{k}={v}" for k, v in fields)
 
 
-@command("score")
 def cmd_score(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="score")
     return server.game.score_text()
 
 
-@command("final_score")
 def cmd_final_score(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="final_score")
     if not server.game.over:
@@ -428,20 +404,50 @@ ANALYZE_COMMANDS = (
 ) + tuple(("none", f"New {cls.title} game", f"newgame {name}") for name, cls in GAMES.items())
 
 
-@command("gogui-interrupt")
 def cmd_gogui_interrupt(server: Server, args: list[str]) -> str:
     """Listed so GoGui knows it may send `# interrupt` lines (engine/protocol/serving.py reads them)."""
     arity(args, 0, usage="gogui-interrupt")
     return ""
 
 
-@command("gogui-analyze_commands")
 def cmd_gogui_analyze_commands(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="gogui-analyze_commands")
     return "\n".join(f"{kind}/{label}/{text}" for kind, label, text in ANALYZE_COMMANDS
                      if text.split()[0] in COMMANDS)
 
 
+
+SERVER_COMMANDS: dict[str, Handler] = {  # administrative, game set-up, moves, state, GoGui
+    "protocol_version": cmd_protocol_version,
+    "name": cmd_name,
+    "version": cmd_version,
+    "known_command": cmd_known_command,
+    "list_commands": cmd_list_commands,
+    "help": cmd_help,
+    "quit": cmd_quit,
+    "newgame": cmd_newgame,
+    "clear_board": cmd_clear_board,
+    "setposition": cmd_setposition,
+    "position": cmd_position,
+    "play": cmd_play,
+    "move": cmd_move,
+    "place": cmd_place,
+    "replay": cmd_replay,
+    "undo": cmd_undo,
+    "move_history": cmd_move_history,
+    "genmove": cmd_genmove,
+    "reg_genmove": cmd_reg_genmove,
+    "legal_moves": cmd_legal_moves,
+    "showboard": cmd_showboard,
+    "status": cmd_status,
+    "score": cmd_score,
+    "final_score": cmd_final_score,
+    "gogui-interrupt": cmd_gogui_interrupt,
+    "gogui-analyze_commands": cmd_gogui_analyze_commands,
+}
+
+# The command table, GNU Go's commands[]: every command and its handler, from each module's table.
+COMMANDS: dict[str, Handler] = join_tables(SERVER_COMMANDS, search_commands.COMMANDS, record_commands.COMMANDS)
 
 
 def main_loop(seed: int = 0, stdin=None, stdout: Optional[TextIO] = None) -> None:
