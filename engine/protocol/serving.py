@@ -10,6 +10,7 @@ stop it:
 * GoGui's `# interrupt` line stops the command read just before it, exactly that
   one: at once if it is running, as soon as it starts if it is still queued
   (genmove, analyze and perft: a search replies with the best move found so far);
+  every interrupt read ahead is kept, however many commands wait behind the running one;
 * while `analyze live` runs, any input line ends it (KataGo's kata-analyze
   convention), and the line is then executed as usual;
 * SIGINT stops a running search or perft the same way; when none is running it
