@@ -74,7 +74,7 @@ class GameBase(Generic[M]):
     """One game: python-chess style legal_moves / push / pop over an explicit history.
 
     What the server, the search, the Python player and the book ask of a game's rules;
-    the rest (core codec, record formats, GUI data) is its GameSpec in engine/games.
+    the rest (core codec, record formats, GUI data) is its GameSpec (engine/registry.py).
     Subclasses keep their own state and
     implement _apply/_revert; the history holds (move, undo record) pairs so pop
     is exact.
