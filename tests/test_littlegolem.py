@@ -1,380 +1,51 @@
-"""gipf-littlegolem against a stand-in LittleGolem site (http.server on 127.0.0.1 in a thread).
-
-The stand-in serves the login form and its `login2` cookie, the game list, the record
-downloads (DVONN text at game.txt, TZAAR SGF at game<gid>.txt) and the move form, which
-applies posted moves with the rules, answers the opponent with a random legal move, and
-refuses illegal or duplicate moves.  Faults (500s, slow answers, a logged-out session,
-malformed records) are injected per request.
-"""
+"""gipf-littlegolem against a stand-in LittleGolem site (tests/littlegolem_standin.py): whole
+runs through faults, dry runs, the state file, the password, signals, the move notation."""
 from __future__ import annotations
 
-import http.cookies
-import http.server
 import json
-import os
-import random
 import re
 import signal
-import subprocess
-import sys
 import threading
 import time
-import urllib.parse
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
 
 import pytest
-from conftest import shared_dir, sigint_as_in_a_terminal
+from conftest import shared_dir
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from littlegolem_standin import (
+    PASSWORD,
+    SLOW,
+    USER,
+    SiteGame,
+    assert_each_accepted_post_legal_and_once,
+    dvonn_from_site,
+    pid_alive,
+    run_main,
+    serve,
+    start_runner,
+    stop,
+    wait_for,
+    write_config,
+)
 
 from engine import records
 from engine.games.dvonn import notation as dvonn_notation
 from engine.games.dvonn.board import DVONN_BOARD
 from engine.games.dvonn.rules import DvonnGame
-from engine.games.tzaar import notation as tzaar_notation
-from engine.games.tzaar.openings import random_opening
-from engine.rules import IllegalMove
 from engine.tools import littlegolem
-from engine.tools.littlegolem_site import site_move, waiting_games
+from engine.tools.littlegolem import site_move, waiting_games
 
 REPO = Path(__file__).resolve().parents[1]
-USER, PASSWORD = "gipfbot", "s3cret-Passw0rd"
-FAST_ENGINE = ["option player random"]  # instant, legal moves: the runner is under test
-SLOW = 3.5  # s, an answer slower than the runner's http_timeout (2 s) in these tests
 SEARCH_ENGINE = ["option depth 2"]  # the core search, kept short
-
-LOGIN_PAGE = ('<html><body><form method="post" action="/jsp/login/">'
-              '<input type="text" name="login"><input type="password" name="password">'
-              '<input type="submit" value="Sign in"></form></body></html>')
-
-
-# --- the stand-in site ------------------------------------------------------
-def dvonn_from_site(move: str) -> str:
-    """The stand-in's own reading of the DVONN move form ('gd' -> 'G2', 'adbd' -> 'A2-B2'),
-    written apart from the runner's mapping so that the two check each other."""
-    if move == "pass":
-        return "pass"
-    if len(move) not in (2, 4) or not re.fullmatch(r"([a-k][a-e])+", move):
-        raise IllegalMove(f"{move!r} is not in the DVONN move form")
-    points = [f"{move[i].upper()}{5 - 'abcde'.index(move[i + 1])}" for i in range(0, len(move), 2)]
-    return "-".join(points)
-
-
-@dataclass
-class SiteGame:
-    gid: int
-    kind: str                       # dvonn | tzaar | hex
-    ours: int                       # the side we play: 0 White, 1 Black
-    record: records.GameRecord
-    game: object = None
-    listed: bool = False            # shown among our games even when it is not our turn
-    malformed: Optional[str] = None  # served instead of the record while set
-
-    def __post_init__(self):
-        if self.kind != "hex":
-            self.game = records.replay(self.record)
-
-    @property
-    def our_turn(self) -> bool:
-        return (self.kind != "hex" and not self.game.over and self.record.resigned_by is None
-                and self.game.side == self.ours)
-
-    def text(self) -> str:
-        if self.malformed is not None:
-            return self.malformed
-        if self.kind == "hex":
-            return "(;FF[4]EV[hex.ch.1]PB[a]PW[b]SZ[13];W[a1];B[b2])"
-        return records.write_littlegolem(self.record)
-
-    def play(self, text: str) -> None:
-        move = self.game.play_text(text)
-        self.record.moves.append(self.game.move_text(move))
-        if self.kind == "dvonn" and len(self.record.moves) == 48:  # the site's forced 49th
-            last = self.game.legal_moves()[0]
-            self.game.push(last)
-            self.record.moves.append(self.game.move_text(last))
-
-
-@dataclass
-class Fault:
-    method: str
-    path: str                        # a regular expression matched against the path
-    action: tuple                    # ("status", 500) | ("sleep", s) | ("logout",) | ("body", s)
-    after: int = 0                   # matching requests let through first
-    times: int = 1
-    seen: int = 0
-
-
-@dataclass
-class Post:
-    gid: int
-    move: str
-    status: int
-    ply: int
-
-
-@dataclass
-class StandIn:
-    games: dict = field(default_factory=dict)
-    faults: list = field(default_factory=list)
-    posts: list = field(default_factory=list)
-    requests: list = field(default_factory=list)
-    token: Optional[str] = None
-    logins: int = 0
-    apply_posts: bool = True         # False: answer 200 and change nothing (a stale site)
-    login_redirect: bool = False     # the login answers 303 to the game list
-    other_form_status: int = 404     # the answer for a record form that is not the game's
-    logged_out_status: int = 200     # the status of the login page answering a lost session
-    rng: random.Random = field(default_factory=lambda: random.Random(7))
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    url: str = ""
-
-    # games made by the tests
-    def add(self, gid: int, kind: str, moves: int = 0, ours: int = 0, seed: int = 0,
-            **extra) -> SiteGame:
-        rng = random.Random(seed)
-        if kind in ("dvonn", "tzaar"):
-            opening = random_opening(seed) if kind == "tzaar" else None
-        else:
-            record = records.GameRecord("dvonn")
-            self.games[gid] = SiteGame(gid, "hex", ours, record, listed=True)
-            return self.games[gid]
-        record = records.GameRecord(kind, [], white="white", black="black", opening=opening,
-                                    event=f"{kind}.test")
-        site_game = SiteGame(gid, kind, ours, record, **extra)
-        game = site_game.game
-        while len(record.moves) < moves and not game.over:
-            site_game.play(game.move_text(rng.choice(game.legal_moves())))
-        self.games[gid] = site_game
-        self.opponent(site_game)
-        return site_game
-
-    def opponent(self, site_game: SiteGame) -> None:
-        while site_game.kind != "hex" and not site_game.game.over \
-                and site_game.game.side != site_game.ours:
-            move = self.rng.choice(site_game.game.legal_moves())
-            site_game.play(site_game.game.move_text(move))
-
-    def inject(self, method: str, path: str, *action, after: int = 0, times: int = 1) -> None:
-        self.faults.append(Fault(method, path, tuple(action), after, times))
-
-    def fault_for(self, method: str, path: str) -> Optional[tuple]:
-        with self.lock:
-            for fault in self.faults:
-                if fault.method == method and re.fullmatch(fault.path, path):
-                    fault.seen += 1
-                    if fault.after < fault.seen <= fault.after + fault.times:
-                        return fault.action
-        return None
-
-    def page(self) -> str:
-        ours = [g for g in self.games.values() if g.our_turn or g.listed]
-        theirs = [g for g in self.games.values() if g not in ours]
-
-        def table(games):
-            rows = "".join(f'<tr><td><a href="/jsp/game/game.jsp?gid={g.gid}">#{g.gid}</a></td>'
-                           f"<td>{g.kind.capitalize()}</td></tr>" for g in games)
-            return f"<table>{rows}</table>"
-        return (f"<html><body><h3>Games where it is your turn</h3>{table(ours)}"
-                f"<h3>Games where it is your opponent&#39;s turn</h3>{table(theirs)}"
-                "</body></html>")
-
-    def move(self, form: dict) -> tuple[int, str]:
-        try:
-            site_game = self.games[int(form.get("sendgame", [""])[0])]
-            move = form["sendmove"][0]
-        except (KeyError, ValueError):
-            return 400, "no such game"
-        with self.lock:
-            ply = len(site_game.record.moves)
-            if not site_game.our_turn:
-                self.posts.append(Post(site_game.gid, move, 409, ply))
-                return 409, "it is not your turn in this game"
-            if not self.apply_posts:
-                self.posts.append(Post(site_game.gid, move, 200, ply))
-                return 200, "move sent"
-            try:
-                if site_game.kind == "dvonn":
-                    site_game.play(dvonn_from_site(move))
-                else:
-                    game = site_game.game
-                    site_game.play(tzaar_notation.tzaar_from_littlegolem(move, game.cells, game.side))
-            except (IllegalMove, records.RecordError) as e:
-                self.posts.append(Post(site_game.gid, move, 400, ply))
-                return 400, f"illegal move: {e}"
-            self.posts.append(Post(site_game.gid, move, 200, ply))
-            self.opponent(site_game)
-        return 200, "move sent"
-
-    def accepted(self) -> list:
-        return [p for p in self.posts if p.status == 200]
-
-
-class Handler(http.server.BaseHTTPRequestHandler):
-    site: StandIn
-
-    def log_message(self, *args):  # quiet
-        pass
-
-    def answer(self, status: int, text: str, kind="text/html", cookie=None) -> None:
-        body = text.encode()
-        self.send_response(status)
-        self.send_header("Content-Type", f"{kind}; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        if cookie:
-            self.send_header("Set-Cookie", cookie)
-        self.end_headers()
-        self.wfile.write(body)
-
-    def logged_in(self) -> bool:
-        jar = http.cookies.SimpleCookie(self.headers.get("Cookie", ""))
-        return self.site.token is not None and "login2" in jar \
-            and jar["login2"].value == self.site.token
-
-    def handle_one(self, method: str) -> None:
-        site = self.site
-        path = urllib.parse.urlsplit(self.path).path
-        length = int(self.headers.get("Content-Length") or 0)
-        form = urllib.parse.parse_qs(self.rfile.read(length).decode()) if length else {}
-        site.requests.append((method, path))
-        fault = site.fault_for(method, path)
-        if fault is not None:
-            if fault[0] == "status":
-                return self.answer(fault[1], "<html>Internal error</html>")
-            if fault[0] == "sleep":
-                time.sleep(fault[1])
-            if fault[0] == "logout":
-                site.token = None
-            if fault[0] == "body":
-                return self.answer(200, fault[1], "text/plain")
-        if path == "/jsp/login/":
-            if method == "POST" and form.get("login") == [USER] \
-                    and form.get("password") == [PASSWORD]:
-                site.logins += 1
-                site.token = f"t{site.logins}"
-                cookie = f"login2={site.token}; Path=/"
-                if site.login_redirect:
-                    self.send_response(303)
-                    self.send_header("Location", "/jsp/game/")
-                    self.send_header("Set-Cookie", cookie)
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
-                    return None
-                return self.answer(200, "<html>Welcome</html>", cookie=cookie)
-            return self.answer(200, LOGIN_PAGE)
-        match = re.fullmatch(r"/servlet/sgf/(\d+)/game(\d*)\.txt", path)
-        if match and method == "GET":
-            site_game = site.games.get(int(match.group(1)))
-            wanted = "tzaar" if match.group(2) else "dvonn"
-            if site_game is None or (match.group(2) and match.group(2) != match.group(1)):
-                return self.answer(404, "no such game")
-            if site_game.kind == "hex" and wanted == "tzaar" or site_game.kind == wanted \
-                    or site_game.malformed is not None:
-                with site.lock:
-                    text = site_game.text()
-                return self.answer(200, text, "text/plain")
-            return self.answer(site.other_form_status, "no such record")
-        if not self.logged_in():
-            return self.answer(site.logged_out_status, LOGIN_PAGE)
-        if path == "/jsp/game/" and method == "GET":
-            with site.lock:
-                page = site.page()
-            return self.answer(200, page)
-        if path == "/jsp/game/game.jsp" and method == "POST":
-            status, text = site.move(form)
-            return self.answer(status, f"<html><p>{text}</p></html>")
-        return self.answer(404, "not found")
-
-    def do_GET(self):
-        self.handle_one("GET")
-
-    def do_POST(self):
-        self.handle_one("POST")
-
-
-class Server(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request, client_address):
-        if not isinstance(sys.exc_info()[1], ConnectionError):  # a client that gave up
-            super().handle_error(request, client_address)
 
 
 @pytest.fixture
 def site():
-    stand_in = StandIn()
-    handler = type("BoundHandler", (Handler,), {"site": stand_in})
-    server = Server(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    stand_in.url = f"http://127.0.0.1:{server.server_address[1]}"
+    stand_in, server = serve()
     yield stand_in
     server.shutdown()
     server.server_close()
-
-
-# --- running the runner -----------------------------------------------------
-def write_config(tmp_path: Path, site: StandIn, **extra) -> Path:
-    values = {"base_url": site.url, "user": USER, "games": ["dvonn", "tzaar"], "movetime": 50,
-              "poll_interval": 0.05, "retry_delay": 0.05, "max_backoff": 0.2,
-              "http_timeout": 2.0, "workers": 2, "engine_setup": FAST_ENGINE,
-              "state_file": str(tmp_path / "state.json")}
-    values.update(extra)
-    lines = [f"{key} = {json.dumps(value)}" for key, value in values.items()]
-    path = tmp_path / "bot.toml"
-    path.write_text("\n".join(lines) + "\n")
-    return path
-
-
-def env_with_password(password: str = PASSWORD) -> dict:
-    env = dict(os.environ)
-    env["LITTLEGOLEM_PASSWORD"] = password
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
-    return env
-
-
-def run_main(monkeypatch, capsys, *argv: str, password: str = PASSWORD):
-    monkeypatch.setenv("LITTLEGOLEM_PASSWORD", password)
-    status = littlegolem.main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def start_runner(config: Path, *extra: str, password: str = PASSWORD) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "engine.tools.littlegolem", "--config",
-                             str(config), *extra], cwd=REPO, env=env_with_password(password),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=sigint_as_in_a_terminal)
-
-
-def wait_for(condition, timeout: float = 180.0, what: str = "the condition") -> None:
-    end = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > end:
-            raise AssertionError(f"gave up waiting for {what}")
-        time.sleep(0.05)
-
-
-def stop(proc: subprocess.Popen) -> tuple[int, str, str]:
-    proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=60)
-    return proc.returncode, out, err
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        status = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return status.rsplit(")", 1)[1].split()[0] != "Z"
-
-
-def assert_each_accepted_post_legal_and_once(site: StandIn) -> None:
-    assert [p for p in site.posts if p.status in (400, 409)] == [], "illegal or duplicate posts"
-    plies = [(p.gid, p.ply) for p in site.accepted()]
-    assert len(plies) == len(set(plies))
 
 
 # --- the notation -----------------------------------------------------------
@@ -390,7 +61,8 @@ def test_dvonn_move_form_is_column_and_row_from_the_top():
     for move in game.legal_moves():
         text = game.move_text(move)
         assert dvonn_from_site(site_move("dvonn", dvonn_notation.dvonn_to_littlegolem(text))) == text
-    for bad in ("l1", "a6", "g2g", "", "resign"):
+    assert site_move("dvonn", "resign") == site_move("tzaar", "Resign") == "resign"
+    for bad in ("l1", "a6", "g2g", ""):
         with pytest.raises(ValueError):
             site_move("dvonn", bad)
 
@@ -413,7 +85,7 @@ def test_the_game_list_is_the_table_before_the_opponents_turn():
             "Games where it is your opponent&#8217;s turn <a href='game.jsp?gid=56'>z</a>")
     assert waiting_games(page) == [9, 12, 34]
     assert waiting_games("Games where it is your turn <table></table>") == []
-    with pytest.raises(littlegolem.SiteError):
+    with pytest.raises(littlegolem.PageError):
         waiting_games("<html>Service unavailable</html>")
 
 
@@ -426,7 +98,7 @@ def test_hostile_text_gives_a_list_or_a_site_error_and_a_move_or_a_value_error(t
                  f"{text} Games where it is your opponent's turn"):
         try:
             gids = waiting_games(page)
-        except littlegolem.SiteError:
+        except littlegolem.PageError:
             continue
         assert all(isinstance(gid, int) and gid >= 0 for gid in gids)
         assert len(gids) == len(set(gids))
@@ -434,8 +106,8 @@ def test_hostile_text_gives_a_list_or_a_site_error_and_a_move_or_a_value_error(t
         move = site_move(game, text)
     except ValueError:
         return
-    assert re.fullmatch(r"pass|([a-k][a-e]){1,2}" if game == "dvonn"
-                        else r"[k-s]{4}(-([k-s]{4}|pass))?", move)
+    assert re.fullmatch(r"resign|pass|([a-k][a-e]){1,2}" if game == "dvonn"
+                        else r"resign|[k-s]{4}(-([k-s]{4}|pass))?", move)
 
 
 # --- whole runs -------------------------------------------------------------
@@ -448,7 +120,8 @@ def test_plays_several_games_of_both_kinds_to_the_end_through_faults(site, tmp_p
     site.inject("GET", "/jsp/game/", "sleep", SLOW, after=6)           # past http_timeout
     site.inject("GET", "/jsp/game/", "logout", after=9)
     site.inject("GET", r"/servlet/sgf/103/game103\.txt", "sleep", SLOW, after=3)
-    site.inject("GET", r"/servlet/sgf/101/game\.txt", "body", "1. g2 zz9 garbage", after=4)
+    site.inject("GET", r"/servlet/sgf/101/game\.txt", "body", "1. g2 zz9 garbage", after=4,
+                times=3)  # one of them a pass's read, not the read after a post
     site.inject("GET", r"/servlet/sgf/104/game104\.txt", "body", "(;FF[TZAAR]POS[x];W[", after=2)
     site.inject("POST", "/jsp/game/game.jsp", "status", 500, after=5)
     site.inject("POST", "/jsp/game/game.jsp", "status", 503, after=20)
@@ -466,14 +139,15 @@ def test_plays_several_games_of_both_kinds_to_the_end_through_faults(site, tmp_p
     assert site.logins >= 2  # logged in again after the session ended
     for expected in ("HTTP 500", "no answer within", "the session has ended",
                      "game 101: skipped: an unreadable dvonn record",
-                     "game 104: skipped: ", "the site refused",
+                     "game104.txt: the record stops before its end", "the site did not take",
                      "retrying in", "SIGTERM: stopping"):
         assert expected in err, expected
     assert PASSWORD not in err
     assert not any("Traceback" in line for line in err.splitlines())
     state = json.loads((tmp_path / "state.json").read_text())
     assert state["format"] == 1 and set(state["games"]) <= {"101", "102", "103", "104"}
-    assert {entry["status"] for entry in state["games"].values()} <= {"posted", "sending"}
+    assert {entry["status"] for entry in state["games"].values()} <= {"posted", "sending",
+                                                                        "refused"}
 
 
 @pytest.mark.parametrize("login_redirect, other_form_status", [(False, 404), (True, 500)])
@@ -508,7 +182,7 @@ def test_skips_other_games_finished_resigned_and_malformed_records(site, tmp_pat
     finished = site.add(302, "tzaar", moves=400, seed=11, listed=True)
     assert finished.game.over
     site.add(303, "tzaar", moves=10, seed=12, listed=True).record.resigned_by = "w"
-    site.add(304, "dvonn", moves=4, seed=13, malformed="Event [x] 1. g2 g2 2.")
+    site.add(304, "dvonn", moves=4, seed=13, malformed="Event [x] 1. g2 zz9 2. c1")
     site.add(305, "tzaar", moves=2, seed=14, malformed="(;FF[TZAAR];W[zzzz])")
     site.add(306, "dvonn", moves=6, seed=15, malformed="\x00\x01 not a record")
     site.add(307, "tzaar", ours=0, seed=16)
@@ -526,34 +200,48 @@ def test_skips_other_games_finished_resigned_and_malformed_records(site, tmp_pat
         assert expected in err, expected
 
 
-def test_the_state_file_stops_a_second_post_for_the_same_ply(site, tmp_path, monkeypatch,
-                                                             capsys):
+def test_a_post_the_record_does_not_show_is_refused_and_the_game_stopped_after_max_refusals(
+        site, tmp_path, monkeypatch, capsys):
     site.add(401, "tzaar", ours=0, seed=18)
     site.add(402, "dvonn", moves=3, ours=1, seed=19)
-    site.apply_posts = False  # the site keeps listing the games as if nothing was posted
-    config = write_config(tmp_path, site)
+    site.apply_posts = False  # the site answers 200 and keeps waiting for the same move
+    config = write_config(tmp_path, site, max_refusals=2, owner="4242")
+    for refusals in (1, 2):
+        status, _, err = run_main(monkeypatch, capsys, "--config", str(config), "--once")
+        assert status == 1, err
+        assert sorted(p.gid for p in site.posts) == [401, 402] * refusals or \
+            sorted(p.gid for p in site.posts) == sorted([401, 402] * refusals)
+        assert f"(refusal {refusals} of 2): the site answered" in err
+        assert "but the record still waits for the move" in err
+    state = json.loads((tmp_path / "state.json").read_text())
+    assert {gid: (e["status"], e["ply"]) for gid, e in state["games"].items()} == \
+        {"401": ("stopped", 0), "402": ("stopped", 3)}
+    assert "game 401: not posting to this game again after 2 refusals" in err
+    assert sorted(title for _, title, _ in site.messages) == \
+        ["Gipfbot stopped playing game 401", "Gipfbot stopped playing game 402"]
+    status, _, err = run_main(monkeypatch, capsys, "--config", str(config), "--once")
+    assert len(site.posts) == 4 and "was refused 2 times; not posting to this game again" in err
+
+
+def test_a_post_without_a_clear_answer_is_settled_by_the_record(site, tmp_path, monkeypatch,
+                                                               capsys):
+    site.reply = False
+    site.add(403, "tzaar", ours=0, seed=20)
+    site.add(404, "dvonn", moves=5, ours=1, seed=21)
+    site.inject("POST", "/jsp/game/game.jsp", "sleep", SLOW)   # taken after the timeout
+    site.inject("POST", "/jsp/game/game.jsp", "reset")         # never taken
+    config = write_config(tmp_path, site, workers=1)
+    status, _, err = run_main(monkeypatch, capsys, "--config", str(config), "--once")
+    assert status == 1 and err.count("without a clear answer") == 2, err
+    state = json.loads((tmp_path / "state.json").read_text())
+    assert {e["status"] for e in state["games"].values()} == {"sending"}
+    site.idle()
+    time.sleep(2.1)  # the runner gives a timed-out post http_timeout to settle
     status, _, err = run_main(monkeypatch, capsys, "--config", str(config), "--once")
     assert status == 0, err
-    assert sorted(p.gid for p in site.posts) == [401, 402]
-    state = json.loads((tmp_path / "state.json").read_text())
-    assert {gid: entry["status"] for gid, entry in state["games"].items()} == \
-        {"401": "posted", "402": "posted"}
-    assert state["games"]["401"]["ply"] == 0 and state["games"]["402"]["ply"] == 3
-    for _ in range(2):
-        status, _, err = run_main(monkeypatch, capsys, "--config", str(config), "--once")
-        assert status == 0, err
-        assert len(site.posts) == 2
-        assert "game 401: skipped: move 1 (" in err and "already posted; not posting again" in err
-    # a site that times out on the post may have taken it: counted as posted
-    site.add(403, "tzaar", ours=0, seed=20)
-    site.inject("POST", "/jsp/game/game.jsp", "sleep", SLOW)
-    status, _, err = run_main(monkeypatch, capsys, "--config", str(config), "--once")
-    assert status == 1 and "without a clear answer" in err, err
-    wait_for(lambda: [p.gid for p in site.posts].count(403) == 1, 30, "the slow post")
-    status, _, err = run_main(monkeypatch, capsys, "--config", str(config), "--once")
-    assert [p.gid for p in site.posts].count(403) == 1
-    assert json.loads((tmp_path / "state.json").read_text())["games"]["403"]["status"] == \
-        "sending"
+    assert "still waits for move" in err and "was not taken; posting again" in err
+    assert sorted(p.gid for p in site.accepted()) == [403, 404]
+    assert_each_accepted_post_legal_and_once(site)
 
 
 def test_password_file_readable_by_others_is_refused(site, tmp_path, monkeypatch, capsys):
@@ -589,7 +277,7 @@ def test_a_refused_login_fails_the_pass(site, tmp_path, monkeypatch, capsys):
     status, out, err = run_main(monkeypatch, capsys, "--config", str(config), "--once",
                                 password="wrong")
     assert status == 1 and out == ""
-    assert "refused the login of 'gipfbot'" in err
+    assert "login failed for 'gipfbot': the site answered 'Wrong login or password." in err
     assert site.posts == []
 
 
@@ -662,7 +350,8 @@ def test_shared_records_are_read_and_continued(site, tmp_path, monkeypatch, caps
                       (901, "dvonn-demo.txt")):
         record = records.read_record((folder / name).read_bytes())
         kind = record.game
-        full = SiteGame(gid, kind, 0, record, listed=True)
+        opponent, record.white = record.black, USER
+        full = SiteGame(gid, kind, 0, record, listed=True, opponent=opponent)
         assert full.game.over or record.resigned_by is not None  # finished: skipped
         site.games[gid] = full
     demo = records.read_record((folder / "dvonn-demo.txt").read_bytes())
@@ -670,7 +359,13 @@ def test_shared_records_are_read_and_continued(site, tmp_path, monkeypatch, caps
     for gid, record, cut in ((902, demo, 60), (903, tzaar, 10)):
         part = records.GameRecord(record.game, record.moves[:cut], white=record.white,
                                   black=record.black, opening=record.opening)
-        site.games[gid] = SiteGame(gid, record.game, records.replay(part).side, part)
+        side = records.replay(part).side
+        opponent = (part.black, part.white)[side]
+        if side == 0:
+            part.white = USER
+        else:
+            part.black = USER
+        site.games[gid] = SiteGame(gid, record.game, side, part, opponent=opponent)
     config = write_config(tmp_path, site, engine_setup=SEARCH_ENGINE)  # the real search
     status, _, err = run_main(monkeypatch, capsys, "--config", str(config), "--once")
     assert status == 0, err

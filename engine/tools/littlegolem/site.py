@@ -1,15 +1,15 @@
-"""The LittleGolem site as gipf-littlegolem sees it: login, the games waiting for our move,
-record downloads, the move form, and the move-form notation.
+"""The LittleGolem site as gipf-littlegolem sees it: login, the game list, record downloads,
+the move form, the invitations and their answers, and messages.
 
 Only the standard library: urllib.request with an http.cookiejar for the `login2` session
-cookie.  Every answer is read bounded; every failure is a SiteError with a one-line message
-(never the password, never a whole page).
+cookie.  Every answer is read bounded and must be whole (as long as its Content-Length, an
+HTML page up to its `</html>`, a record up to its end); every failure is a SiteError with a
+one-line message (never the password, never a whole page).
 """
 from __future__ import annotations
 
-import html
+import http.client
 import logging
-import re
 import socket
 import threading
 import urllib.error
@@ -20,26 +20,26 @@ from http.cookiejar import CookieJar
 from typing import Optional
 
 from engine import records
-from engine.games import SPECS, spec
+from engine.games import spec
+
+from . import pages
+from .notation import played_games
 
 LOGIN_PATH = "/jsp/login/"
 GAME_LIST_PATH = "/jsp/game/"
 MOVE_PATH = "/jsp/game/game.jsp"
+INVITATIONS_PATH = "/jsp/invitation/index.jsp"
+ANSWER_PATH = "/Invitation.action"
+MESSAGE_PATH = "/jsp/message/new.jsp"
 SESSION_COOKIE = "login2"
-OPPONENTS_TURN = "games where it is your opponent's turn"
-OUR_TURN = "games where it is your turn"
 PAGE_LIMIT = 4 << 20        # a game list or record is a few kB; refuse anything huge
 USER_AGENT = "gipf-littlegolem (Gipfbot)"
 
 log = logging.getLogger("gipf-littlegolem")
 
-# The record downloads (one game's SGF-like form, another's text), tried in this order: the
-# game list does not say which game a gid is, so neither can the address; the content does
-# (a record found at another game's address is still read as its own game's).
-RECORD_FORMS = ("/servlet/sgf/{gid}/game{gid}.txt", "/servlet/sgf/{gid}/game.txt")
-
-_GID = re.compile(r"game\.jsp\?(?:[^\"'>\s]*&)?gid=(\d+)")
-_PASSWORD_INPUT = re.compile(r"<input\b[^>]*\b(?:type|name)\s*=\s*[\"']?password\b", re.I)
+# The record downloads: the TZAAR SGF-like form, then the DVONN text.  A game list row that
+# names the game puts its own form first; the content always tells the game.
+RECORD_FORMS = {"tzaar": "/servlet/sgf/{gid}/game{gid}.txt", "dvonn": "/servlet/sgf/{gid}/game.txt"}
 
 
 class SiteError(Exception):
@@ -51,11 +51,16 @@ class LoginError(SiteError):
 
 
 class PostRejected(SiteError):
-    """The move form answered with an error: the move was not taken."""
+    """The site answered a post, and not with its acceptance: nothing was taken."""
 
 
 class PostUnknown(SiteError):
-    """No clear answer to a posted move (a timeout, a dropped connection): it may be taken."""
+    """No clear answer to a post (a timeout, a dropped or cut answer): it may be taken.
+    timed_out: the site may still be working on it."""
+
+    def __init__(self, message: str, timed_out: bool = False) -> None:
+        super().__init__(message)
+        self.timed_out = timed_out
 
 
 class _LoginPageAnswer(Exception):
@@ -69,45 +74,6 @@ class _NotLoggedIn(SiteError):
 _SESSION_STATUSES = (401, 403)
 
 
-def played_games() -> list[str]:
-    """The games LittleGolem plays: those whose GameSpec.tools has a LittleGolem move form."""
-    return [name for name, game in SPECS.items() if game.tools.littlegolem_move is not None]
-
-
-def site_move(game: str, move: str) -> str:
-    """A move in its record's notation as LittleGolem's move form takes it (the game's
-    GameSpec.tools.littlegolem_move: e.g. DVONN 'g2' -> 'gd', TZAAR 'prqq-kplp' as it is).
-    ValueError for anything else."""
-    form = spec(game).tools.littlegolem_move if game in SPECS else None
-    if form is None:
-        raise ValueError(f"no LittleGolem move form for the game {game!r}")
-    return form(move)
-
-
-def is_login_page(page: str) -> bool:
-    """The login form (the site's answer to a request without a valid session)."""
-    return "<form" in page.lower() and _PASSWORD_INPUT.search(page) is not None
-
-
-def waiting_games(page: str) -> list[int]:
-    """The gids of the games waiting for our move: the game links before the heading of
-    the games where it is the opponent's turn.  SiteError for a page that is not a list."""
-    text = html.unescape(page).replace("\u2019", "'")
-    lower = text.lower()
-    end = lower.find(OPPONENTS_TURN)
-    if end < 0:
-        if lower.find(OUR_TURN) < 0:
-            raise SiteError("the game list page has neither games where it is our turn nor "
-                            "games where it is the opponent's")
-        end = len(text)
-    gids: list[int] = []
-    for match in _GID.finditer(text, 0, end):
-        gid = int(match.group(1))
-        if gid not in gids:
-            gids.append(gid)
-    return gids
-
-
 @dataclass
 class Download:
     """A game's record as fetched: its game (from the content), the record, or why not."""
@@ -116,6 +82,16 @@ class Download:
     game: Optional[str]                 # a registered game's name | None (another game, unreadable)
     record: Optional[records.GameRecord]
     problem: Optional[str] = None       # why there is no record
+
+
+@dataclass
+class GameList:
+    games: list[pages.ListedGame]
+    new_invitations: bool               # the page says "New invitations"
+
+    @property
+    def waiting(self) -> list[pages.ListedGame]:
+        return [game for game in self.games if game.our_turn]
 
 
 class Site:
@@ -136,7 +112,8 @@ class Site:
 
     # --- HTTP -----------------------------------------------------------------
     def _request(self, path: str, form: Optional[dict] = None) -> tuple[int, bytes, str]:
-        """(status, body, charset); urllib.error.HTTPError for 4xx/5xx, SiteError otherwise."""
+        """(status, body, charset); urllib.error.HTTPError for 4xx/5xx; a body shorter than its
+        Content-Length is an http.client.IncompleteRead."""
         data = urllib.parse.urlencode(form).encode() if form is not None else None
         request = urllib.request.Request(self.base_url + path, data=data,
                                          headers={"User-Agent": USER_AGENT})
@@ -144,6 +121,9 @@ class Site:
             body = response.read(PAGE_LIMIT + 1)
             if len(body) > PAGE_LIMIT:
                 raise SiteError(f"{path}: the answer is larger than {PAGE_LIMIT} bytes")
+            length = response.headers.get("Content-Length", "").strip()
+            if length.isdigit() and len(body) < int(length):
+                raise http.client.IncompleteRead(body, int(length) - len(body))
             return response.status, body, response.headers.get_content_charset() or "utf-8"
 
     def _fetch(self, path: str, form: Optional[dict] = None) -> tuple[int, bytes, str]:
@@ -156,17 +136,23 @@ class Site:
             raise SiteError(f"{path}: no answer within {self.timeout:g} s") from None
         except urllib.error.URLError as e:
             raise SiteError(f"{path}: {_reason(e.reason)}") from None
-        except (OSError, ValueError) as e:  # a reset connection, a bad status line
+        except http.client.IncompleteRead as e:
+            raise SiteError(f"{path}: the answer stopped after {len(e.partial)} of "
+                            f"{len(e.partial) + (e.expected or 0)} bytes") from None
+        except (OSError, ValueError, http.client.HTTPException) as e:  # a reset, a bad status line
             raise SiteError(f"{path}: {_reason(e)}") from None
 
     def _page(self, path: str, form: Optional[dict] = None) -> str:
         try:
             _, body, charset = self._fetch(path, form)
         except urllib.error.HTTPError as e:
-            e.close()
+            detail = _error_words(e)
             kind = _NotLoggedIn if e.code in _SESSION_STATUSES else SiteError
-            raise kind(f"{path}: HTTP {e.code} {e.reason}") from None
-        return _decode(body, charset)
+            raise kind(f"{path}: HTTP {e.code} {e.reason}{detail}") from None
+        page = _decode(body, charset)
+        if pages.is_cut(page):
+            raise SiteError(f"{path}: the page stops before its end ({len(body)} bytes)")
+        return page
 
     # --- session --------------------------------------------------------------
     def logged_in(self) -> bool:
@@ -181,12 +167,14 @@ class Site:
                 return
             self.cookies.clear()
             try:
-                self._page(LOGIN_PATH, {"login": self.user, "password": self._password})
-            except _NotLoggedIn:
-                pass  # no session cookie either: refused below
+                answer = pages.words(self._page(LOGIN_PATH, {"login": self.user,
+                                                             "password": self._password}))
+            except _NotLoggedIn as e:
+                answer = str(e)
             if not self.logged_in():
-                raise LoginError(f"the site refused the login of {self.user!r} (no "
-                                 f"{SESSION_COOKIE} cookie): check the name and password")
+                raise LoginError(f"login failed for {self.user!r}: the site answered "
+                                 f"{answer or '(an empty page)'!r} and no {SESSION_COOKIE} "
+                                 "cookie; check the name and password")
             self._logins += 1
             log.info("logged in as %s", self.user)
 
@@ -205,37 +193,46 @@ class Site:
         except _NotLoggedIn as e:
             log.info("%s: the session has ended", e)
             page = None
-        if page is None or is_login_page(page):
+        if page is None or pages.is_login_page(page):
             if page is not None:
                 log.info("%s: the login page: the session has ended", path)
             self.login(session)
             page = self._page(path, form)
-            if is_login_page(page):
+            if pages.is_login_page(page):
                 raise SiteError(f"{path}: still the login page after logging in")
         return page
 
     # --- games ----------------------------------------------------------------
-    def waiting_games(self) -> list[int]:
-        return waiting_games(self._logged_page(GAME_LIST_PATH))
+    def game_list(self) -> GameList:
+        page = self._logged_page(GAME_LIST_PATH)
+        try:
+            games = pages.game_list(page)
+        except pages.PageError as e:
+            raise SiteError(f"{GAME_LIST_PATH}: {e}") from None
+        return GameList(games, pages.NEW_INVITATIONS in page.lower())
 
-    def download(self, gid: int) -> Download:
-        """The game's record, told apart by content; SiteError when the site fails."""
+    def waiting_games(self) -> list[int]:
+        return [game.gid for game in self.game_list().waiting]
+
+    def download(self, gid: int, game: Optional[str] = None) -> Download:
+        """The game's record, told apart by content (`game`: the game the list names, whose
+        form is tried first); SiteError when the site fails."""
         session = self.session()
         try:
-            return self._download(gid)
+            return self._download(gid, game)
         except _LoginPageAnswer as e:  # the session ended: once more after logging in
             log.info("%s: the session has ended", e)
             self.login(session)
         try:
-            return self._download(gid)
+            return self._download(gid, game)
         except _LoginPageAnswer as e:
             return Download(gid, None, None, f"{e}: the login page instead of a record")
 
-    def _download(self, gid: int) -> Download:
+    def _download(self, gid: int, first: Optional[str]) -> Download:
         tried: list[str] = []     # forms that are not this game's record
         failed: list[str] = []    # forms the site failed to answer
-        for template in RECORD_FORMS:
-            path = template.format(gid=gid)
+        order = sorted(RECORD_FORMS, key=lambda name: name != first)
+        for path in (RECORD_FORMS[name].format(gid=gid) for name in order):
             try:
                 _, body, _ = self._fetch(path)
             except urllib.error.HTTPError as e:
@@ -248,53 +245,108 @@ class Site:
                 failed.append(str(e))
                 continue
             text = records.decode_text(body)
-            if is_login_page(text):
+            if pages.is_login_page(text):
                 raise _LoginPageAnswer(path)
+            if text.lstrip().startswith("(") and not text.rstrip().endswith(")"):
+                raise SiteError(f"{path}: the record stops before its end")
             try:
                 game = records.format_game(records.detect_format(text))
             except records.RecordError as e:
                 tried.append(f"{path}: {e}")
                 continue
-            try:
-                return Download(gid, game, records.read_record(text))
-            except records.RecordError as e:
-                return Download(gid, game, None, f"an unreadable {game} record: {e}")
+            return _read_download(gid, game, text, path)
         if failed:  # the record may be behind the form that failed: try again later
             raise SiteError("; ".join(failed + tried))
         games = " or ".join(spec(name).title for name in played_games())
         return Download(gid, None, None, f"not a {games} record (" + "; ".join(tried) + ")")
 
-    def post_move(self, gid: int, move: str) -> int:
-        """Send a move (site notation); the HTTP status.  PostRejected when the site answers
-        with an error, PostUnknown when it may have taken the move without saying so."""
+    # --- posts ----------------------------------------------------------------
+    def post_move(self, gid: int, move: str) -> str:
+        """Send a move (site notation); the words of the site's answer.  PostRejected when the
+        site answers with an error status, the login page or a page that says the move was
+        not taken; PostUnknown when it may have taken the move without saying so."""
         form = {"sendgame": str(gid), "sendmove": move}
         for attempt in (1, 2):
             session = self.session()
             try:
-                status, body, charset = self._request(MOVE_PATH, form)
+                _, body, charset = self._request(MOVE_PATH, form)
             except urllib.error.HTTPError as e:
-                detail = _first_text(e.read(2000)) if e.fp is not None else ""
-                e.close()
+                detail = _error_words(e)
                 if e.code in _SESSION_STATUSES and attempt == 1:  # the move was not taken
                     log.info("%s: HTTP %d: the session has ended", MOVE_PATH, e.code)
                     self.login(session)
                     continue
-                raise PostRejected(f"HTTP {e.code} {e.reason}" +
-                                   (f": {detail}" if detail else "")) from None
+                raise PostRejected(f"HTTP {e.code} {e.reason}{detail}") from None
             except urllib.error.URLError as e:
                 if isinstance(e.reason, (ConnectionRefusedError, socket.gaierror)):
                     raise PostRejected(f"not sent: {_reason(e.reason)}") from None
-                raise PostUnknown(_reason(e.reason)) from None
+                raise PostUnknown(_reason(e.reason), isinstance(e.reason, TimeoutError)) from None
             except TimeoutError:  # socket.timeout is TimeoutError
-                raise PostUnknown(f"no answer within {self.timeout:g} s") from None
-            except (OSError, ValueError) as e:
+                raise PostUnknown(f"no answer within {self.timeout:g} s", True) from None
+            except http.client.IncompleteRead as e:
+                raise PostUnknown(f"the answer stopped after {len(e.partial)} bytes") from None
+            except (OSError, ValueError, http.client.HTTPException) as e:
                 raise PostUnknown(_reason(e)) from None
-            if not is_login_page(_decode(body, charset)):
-                return status
-            if attempt == 1:  # not logged in: the move was not taken
-                log.info("%s: the login page: the session has ended", MOVE_PATH)
-                self.login(session)
+            page = _decode(body, charset)
+            if pages.is_login_page(page):
+                if attempt == 1:  # not logged in: the move was not taken
+                    log.info("%s: the login page: the session has ended", MOVE_PATH)
+                    self.login(session)
+                    continue
+                raise PostRejected("still the login page after logging in")
+            if pages.says_refused(page):
+                raise PostRejected(pages.words(page) or "a page saying so")
+            if pages.is_cut(page):
+                raise PostUnknown(f"the answer stops before its end ({len(body)} bytes)")
+            return pages.words(page)
         raise PostRejected("still the login page after logging in")
+
+    # --- invitations and messages ---------------------------------------------
+    def invitation_page(self) -> str:
+        return self._logged_page(INVITATIONS_PATH)
+
+    def answer_invitation(self, invid: str, accept: bool) -> str:
+        """GET the invitation's accept or refuse link; the words of the answer."""
+        query = urllib.parse.urlencode({"accept" if accept else "refuse": "", "invid": invid})
+        return pages.words(self._logged_page(f"{ANSWER_PATH}?{query}"))
+
+    def send_message(self, to: str, title: str, text: str) -> None:
+        """A LittleGolem message to the player `to` (a user id)."""
+        self._logged_page(MESSAGE_PATH, {"plto": to, "messagetitle": title, "message": text})
+
+
+def _read_download(gid: int, game: Optional[str], text: str, path: str) -> Download:
+    """The Download of a record text; SiteError when the text was cut short in transit."""
+    try:
+        record = records.read_record(text)
+    except records.RecordError as e:
+        if _cut_record(text):
+            raise SiteError(f"{path}: the record stops before its end") from None
+        return Download(gid, game, None, f"an unreadable {game} record: {e}")
+    return Download(gid, game, record)
+
+
+def _cut_record(text: str) -> bool:
+    """A text record that does not read, but would without its last word: what a body cut
+    short looks like."""
+    stripped = text.rstrip()
+    head = stripped.rsplit(None, 1)[0] if len(stripped.split()) > 1 else ""
+    try:
+        records.read_record(head)
+    except records.RecordError:
+        return False
+    return True
+
+
+def _error_words(error: urllib.error.HTTPError) -> str:
+    try:
+        body = error.read(2000) if error.fp is not None else b""
+    except (OSError, http.client.HTTPException):
+        body = b""
+    finally:
+        error.close()
+    text = pages.words(body.decode("utf-8", errors="replace"))
+    return f": {text}" if text else ""
 
 
 def _decode(body: bytes, charset: str) -> str:
@@ -307,9 +359,3 @@ def _decode(body: bytes, charset: str) -> str:
 def _reason(error: object) -> str:
     text = str(error) or type(error).__name__
     return text.splitlines()[0][:200] if text else type(error).__name__
-
-
-def _first_text(body: bytes) -> str:
-    """The first words of an error page, tags removed, for a log line."""
-    text = re.sub(r"<[^>]*>", " ", body.decode("utf-8", errors="replace"))
-    return " ".join(html.unescape(text).split())[:160]

@@ -1,0 +1,111 @@
+"""The runner's engines: one per worker, started at its first game and kept for the runner's
+life, and the think that turns a record into a move (and, for resigning, its score)."""
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+from typing import Optional
+
+from engine import records
+from engine.client import EngineError, EngineProcess
+from engine.tools.bridge import BridgeError, next_move, setup_commands  # record -> move, shared
+
+from .config import Settings
+
+log = logging.getLogger("gipf-littlegolem")
+
+PROVEN = 999_000  # |score| from here up is a proven result (protocol.md, analyze)
+
+
+class EngineSlot:
+    """One worker's engine: started at its first game, kept for the runner's life."""
+
+    def __init__(self, number: int, settings: Settings) -> None:
+        self.name = f"engine {number}"
+        self.settings = settings
+        self.engine: Optional[EngineProcess] = None
+        self._lock = threading.Lock()  # starting and closing, between a worker and shutdown
+        self._closed = False
+
+    def get(self) -> EngineProcess:
+        with self._lock:
+            if self._closed:
+                raise EngineError(f"{self.name}: the runner is stopping")
+            if self.engine is None:
+                self.engine = self._start()
+            return self.engine
+
+    def _start(self) -> EngineProcess:
+        engine = EngineProcess(self.settings.engine, self.name)
+        try:
+            for line in self.settings.engine_setup:
+                engine.ask(line)
+            version = engine.ask("version")
+        except EngineError:
+            _quit(engine)
+            raise
+        log.info("%s started (pid %s): %s", self.name, engine.pid, version)
+        if "core=compiled" not in version.split():
+            if not self.settings.allow_python_player:
+                _quit(engine)
+                raise EngineError(f"{self.name} does not run the compiled core "
+                                  f"(version: {version.strip()[:120]!r}); build it or "
+                                  "pass --allow-python-player")
+            log.warning("%s runs without the compiled core: it plays far weaker", self.name)
+        return engine
+
+    def abandon(self) -> None:
+        """End the engine at once (its think is abandoned; SIGTERM ends the engine, §1 of
+        protocol.md); the worker then sees its reply fail and closes it."""
+        engine = self.engine
+        pid = None if engine is None else engine.pid
+        if pid is not None:
+            try:
+                os.killpg(pid, signal.SIGTERM)
+            except OSError:  # already gone
+                pass
+
+    def close(self, *, for_good: bool = False) -> None:
+        """Quit the engine (a new one starts at the next game, unless for_good)."""
+        with self._lock:
+            self._closed = self._closed or for_good
+            engine, self.engine = self.engine, None
+            if engine is not None:
+                _quit(engine)
+
+
+def _quit(engine: EngineProcess) -> None:
+    try:
+        engine.close()
+    except (EngineError, OSError):
+        pass
+
+
+def think(record: records.GameRecord, engine: EngineProcess, movetime: int,
+          with_score: bool) -> tuple[str, Optional[int]]:
+    """The engine's move for the record's position, in the record's notation, and (with_score)
+    the search's score from our side, None when the engine gave none.  Without a score this is
+    gipf-bridge's genmove; with one it is `analyze`, the same search without the opening book,
+    whose move the rules check here as genmove's are."""
+    time_command = f"option movetime {movetime}"
+    if not with_score:
+        return next_move(record, engine, time_command), None
+    game = records.replay(record)
+    if record.resigned_by is not None or game.over:
+        raise BridgeError("the game is over")
+    for line in setup_commands(record):
+        engine.ask(line)
+    engine.ask(time_command)
+    lines = engine.ask("analyze").splitlines()
+    if not lines or not lines[0].strip():
+        raise EngineError("the engine's analysis named no move")
+    move = lines[0].strip()
+    game.play_text(move)  # never a move our own rules reject
+    score = None
+    for line in lines[1:]:
+        key, _, value = line.partition(" ")
+        if key == "score" and value.strip().lstrip("-").isdigit():
+            score = int(value)
+    return records.move_to_source_notation(record, move), score

@@ -1,0 +1,115 @@
+"""Answering invitations: each invitation on the site's invitation page is accepted when it
+is for a game we play from a player the filters let through while fewer than `max_games`
+games are in progress, refused otherwise, and remembered in the state file so that it is
+answered once."""
+from __future__ import annotations
+
+import logging
+from typing import Optional
+
+from . import pages
+from .config import Settings
+from .notation import site_game
+from .owner import Owner
+from .site import Site, SiteError
+from .state import PostedMoves, StateError
+
+log = logging.getLogger("gipf-littlegolem")
+
+
+def decide(settings: Settings, invitation: pages.Invitation, in_progress: int) -> tuple[bool, str]:
+    """(accept, why) for one invitation."""
+    game = site_game(invitation.game)
+    who = invitation.opponent.lower()
+    if game is None or game not in settings.games:
+        return False, f"{invitation.game} is not one of the games played ({', '.join(settings.games)})"
+    if who in (name.lower() for name in settings.refuse_from):
+        return False, f"{invitation.opponent} is on refuse_from"
+    if settings.accept_from and who not in (name.lower() for name in settings.accept_from):
+        return False, f"{invitation.opponent} is not on accept_from"
+    if settings.max_games and in_progress >= settings.max_games:
+        return False, f"{in_progress} games in progress (max_games {settings.max_games})"
+    return True, f"{game} is played; {in_progress} games in progress" + (
+        f" (max_games {settings.max_games})" if settings.max_games else "")
+
+
+class Invitations:
+    def __init__(self, settings: Settings, site: Site, state: PostedMoves, owner: Owner, *,
+                 dry_run: bool) -> None:
+        self.settings = settings
+        self.site = site
+        self.state = state
+        self.owner = owner
+        self.dry_run = dry_run
+
+    def answer_all(self, in_progress: int, new_ones: bool) -> None:
+        """One look at the invitation page; every problem is logged, none stops the pass."""
+        if self.settings.invitations == "ignore":
+            if new_ones:
+                log.info("new invitations: left unanswered (invitations = \"ignore\")")
+            return
+        found = self._read()
+        if found is None:
+            return
+        for invitation in found:
+            if self.state.invitation(invitation.invid) is not None:
+                log.debug("invitation %s: answered before", invitation.invid)
+                continue
+            accept, why = decide(self.settings, invitation, in_progress)
+            if self._answer(invitation, accept, why) and accept:
+                in_progress += 1
+
+    def _read(self) -> Optional[list[pages.Invitation]]:
+        try:
+            page = self.site.invitation_page()
+        except SiteError as e:
+            log.error("cannot read the invitations: %s", e)
+            return None
+        try:
+            found, problems = pages.invitations(page)
+        except pages.PageError as e:
+            log.warning("invitations not answered this pass: %s (the page begins %r)", e,
+                        pages.words(page, 100))
+            return None
+        for problem in problems:
+            log.warning("the invitation page: %s", problem)
+        log.log(logging.INFO if found else logging.DEBUG, "%d invitation(s)%s", len(found),
+                ": " + ", ".join(f"{i.invid} {i.game} from {i.opponent}" for i in found)
+                if found else "")
+        return found
+
+    def _answer(self, invitation: pages.Invitation, accept: bool, why: str) -> bool:
+        verb = "accept" if accept else "refuse"
+        what = f"invitation {invitation.invid} from {invitation.opponent} ({invitation.game})"
+        if self.dry_run:
+            log.info("%s: would %s: %s", what, verb, why)
+            return True
+        try:  # marked first: a restart after the answer never answers again
+            self.state.mark_invitation(invitation.invid, answer=verb, status="answering",
+                                       opponent=invitation.opponent, game=invitation.game)
+        except StateError as e:
+            log.error("%s: not answered: %s", what, e)
+            return False
+        try:
+            words = self.site.answer_invitation(invitation.invid, accept)
+        except SiteError as e:
+            log.error("%s: could not %s it: %s", what, verb, e)
+            self._forget(invitation.invid)
+            return False
+        try:
+            self.state.mark_invitation(invitation.invid, status="answered")
+        except StateError as e:
+            log.error("%s: %s", what, e)
+        done = "accepted" if accept else "refused"
+        log.info("%s: %s: %s%s", what, done, why,
+                 f" (the site: {words[:100]})" if words else "")
+        self.owner.tell(f"Gipfbot {done} {invitation.game} from {invitation.opponent}",
+                        f"Invitation {invitation.invid} from {invitation.opponent} to "
+                        f"{invitation.game}: {done} ({why}).")
+        return True
+
+    def _forget(self, invid: str) -> None:
+        try:
+            self.state.forget_invitation(invid)
+        except StateError as e:
+            log.error("invitation %s: %s", invid, e)

@@ -1,0 +1,303 @@
+"""One waiting game, once: the record read and checked (this game's, our move), the engine's
+move (or a resignation), the post, and what the site made of it.  A post counts only when
+the game's record shows it; a post without a clear answer is settled by the record at a
+later pass; after `max_refusals` refusals of one move the bot stops posting to the game."""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Callable, Optional
+
+from engine import records
+from engine.client import EngineError
+from engine.tools.bridge import BridgeError
+
+from .config import Settings
+from .engines import PROVEN, EngineSlot, think
+from .notation import RESIGN, site_move
+from .owner import Owner
+from .pages import ListedGame
+from .site import PostRejected, PostUnknown, Site, SiteError
+from .state import PostedMoves, StateError
+
+log = logging.getLogger("gipf-littlegolem")
+
+POSTED, WOULD_POST, SKIPPED, FAILED, ABANDONED = ("posted", "would post", "skipped", "failed",
+                                                  "abandoned")
+IDLE, FETCHING, THINKING, POSTING = "idle", "fetching", "thinking", "posting"
+
+
+def same_player(name: str, other: str) -> bool:
+    """Whether two names are one player's, as records and pages write them: the same words,
+    or the same first word (records add to the name: 'Xander (xandern .BSW)')."""
+    a, b = name.lower().split(), other.lower().split()
+    return bool(a) and bool(b) and (a == b or a[0] == b[0])
+
+
+def side_name(side: int) -> str:
+    return "White" if side == 0 else "Black"
+
+
+def result_text(record: records.GameRecord) -> str:
+    if record.resigned_by is not None:
+        return f"{side_name('wb'.index(record.resigned_by))} resigned"
+    game = records.replay(record)
+    return f"{game.result()} ({game.reason})"
+
+
+def taken(record: records.GameRecord, ply: int, sent: str) -> Optional[bool]:
+    """Whether the record shows the move `sent` (site notation) at `ply`: True; False while it
+    still waits for that move; None when it went on without it."""
+    if len(record.moves) == ply:
+        if record.resigned_by is not None:
+            return sent == RESIGN and record.resigned_by == "wb"[ply % 2]
+        return False
+    if len(record.moves) < ply:
+        return None
+    there = records.move_to_source_notation(record, record.moves[ply])
+    return True if site_move(record.game, there) == sent else None
+
+
+class Player:
+    """Plays one game at a time for a worker; shared by the workers (its state is locked)."""
+
+    def __init__(self, settings: Settings, site: Site, state: PostedMoves, owner: Owner, *,
+                 dry_run: bool, stopping: threading.Event, phases: list[str],
+                 print_move: Callable[[int, str], None]) -> None:
+        self.settings = settings
+        self.site = site
+        self.state = state
+        self.owner = owner
+        self.dry_run = dry_run
+        self.stopping = stopping
+        self.phases = phases
+        self.print_move = print_move
+        self.account = settings.user.lower()
+
+    # --- reading and checking ---------------------------------------------------------
+    def play(self, listed: ListedGame, number: int, slot: EngineSlot) -> str:
+        gid = listed.gid
+        if self.stopping.is_set():
+            return ABANDONED
+        self.phases[number] = FETCHING
+        try:
+            download = self.site.download(gid, listed.game)
+        except SiteError as e:
+            log.error("game %d: cannot download the record: %s", gid, e)
+            return FAILED
+        record = download.record
+        if record is None:
+            log.warning("game %d: skipped: %s", gid, download.problem)
+            return SKIPPED
+        why = self._not_ours(listed, record)
+        if why is not None:
+            log.log(logging.INFO if why.startswith("a ") else logging.WARNING,
+                    "game %d: skipped: %s", gid, why)
+            return SKIPPED
+        try:
+            game = records.replay(record)
+        except records.RecordError as e:
+            log.warning("game %d: skipped: an illegal %s record: %s", gid, record.game, e)
+            return SKIPPED
+        if record.resigned_by is not None or game.over:
+            log.info("game %d: skipped: %s", gid, "finished, " + result_text(record)
+                     if record.resigned_by is None else result_text(record))
+            self.game_ended(gid, record)
+            return SKIPPED
+        sides = [n for n, name in enumerate((record.white, record.black))
+                 if same_player(name or "", self.account)]
+        if game.side not in sides:
+            log.info("game %d: skipped: %s is to move in the record (move %d), not %s: the "
+                     "record or the list lags", gid, side_name(game.side), len(record.moves) + 1,
+                     self.settings.user)
+            return SKIPPED
+        if not self._may_post(gid, record):
+            return SKIPPED
+        return self._think_and_send(gid, record, number, slot)
+
+    def _not_ours(self, listed: ListedGame, record: records.GameRecord) -> Optional[str]:
+        """Why the record is not one to play for this list row, or None."""
+        if listed.game is not None and record.game != listed.game:
+            return (f"the record is of a {record.game} game but the game list names "
+                    f"{listed.game}: not this game's record")
+        if record.game not in self.settings.games:
+            return f"a {record.game} game (we play {', '.join(self.settings.games)})"
+        names = [" ".join((name or "").split()) for name in (record.white, record.black)]
+        if not any(same_player(name, self.account) for name in names):
+            return (f"the record's players are {names[0] or '?'} and {names[1] or '?'}, "
+                    f"not {self.settings.user}: not this game's record")
+        opponent = next((n for n in names if not same_player(n, self.account)), names[0])
+        if listed.opponent is not None and not same_player(listed.opponent, opponent):
+            return (f"the record is of a game against {opponent} but the game list names "
+                    f"{listed.opponent}: not this game's record")
+        return None
+
+    def _may_post(self, gid: int, record: records.GameRecord) -> bool:
+        """What the state file says about posting at the record's ply (settling a post that
+        had no clear answer by the record)."""
+        ply = len(record.moves)
+        entry = self.state.entry(gid)
+        if entry is None or entry.get("ply", -1) < 0:
+            return True
+        where = f"game {gid}: skipped: move {entry['ply'] + 1} ({entry['move']})"
+        if entry["ply"] > ply or (entry["ply"] == ply and entry["status"] == "posted"):
+            log.info("%s was taken; the record lags behind it", where)
+            return False
+        if entry["ply"] < ply:
+            if entry["status"] == "sending":
+                log.info("game %d: the post of move %d (%s) was settled by the record", gid,
+                         entry["ply"] + 1, entry["move"])
+            return True
+        if entry["status"] == "stopped":
+            log.warning("%s was refused %d times; not posting to this game again (remove it "
+                        "from the state file to retry)", where, entry.get("refusals", 0))
+            return False
+        if entry["status"] == "sending":
+            wait = float(entry.get("settle_after", 0)) - time.time()
+            if wait > 0:
+                log.info("%s had no clear answer; the site may still be at work on it: "
+                         "settled at a pass %.0f s from now or later", where, wait)
+                return False
+            log.warning("game %d: the record still waits for move %d: the post of %s without "
+                        "a clear answer was not taken; posting again", gid, ply + 1, entry["move"])
+        return True
+
+    # --- thinking ------------------------------------------------------------------
+    def _think_and_send(self, gid: int, record: records.GameRecord, number: int,
+                        slot: EngineSlot) -> str:
+        ply = len(record.moves)
+        self.phases[number] = THINKING
+        try:
+            engine = slot.get()
+            if self.stopping.is_set():
+                return ABANDONED
+            log.info("game %d (%s, move %d): thinking with %s", gid, record.game, ply + 1,
+                     slot.name)
+            move, score = think(record, engine, self.settings.movetime, self.settings.resign)
+        except (BridgeError, records.RecordError) as e:
+            log.warning("game %d: skipped: %s", gid, e)
+            return SKIPPED
+        except (EngineError, OSError, ValueError) as e:
+            slot.close()
+            if self.stopping.is_set():
+                log.info("game %d: think abandoned", gid)
+                return ABANDONED
+            log.error("game %d: engine failure: %s", gid, e)
+            return FAILED
+        if score is not None and self._resigns(gid, score):
+            move = RESIGN
+        self.phases[number] = POSTING
+        return self._send(gid, record, ply, move)
+
+    def _resigns(self, gid: int, score: int) -> bool:
+        low = (self.state.entry(gid) or {}).get("low", 0)
+        low = low + 1 if score < self.settings.resign_score else 0
+        try:
+            self.state.update(gid, low=low)
+        except StateError as e:
+            log.error("game %d: %s", gid, e)
+        if score <= -PROVEN:
+            log.info("game %d: the engine proves the loss (score %d): resigning", gid, score)
+            return True
+        if low >= self.settings.resign_moves:
+            log.info("game %d: score %d, below %d for %d move(s) in a row: resigning", gid,
+                     score, self.settings.resign_score, low)
+            return True
+        return False
+
+    # --- posting -------------------------------------------------------------------
+    def _send(self, gid: int, record: records.GameRecord, ply: int, move: str) -> str:
+        sent = site_move(record.game, move)
+        where = f"game {gid} ({record.game}, move {ply + 1})"
+        if self.dry_run:
+            self.print_move(gid, sent)
+            log.info("%s: would post %s", where, sent)
+            return WOULD_POST
+        if self.stopping.is_set():
+            log.info("%s: not posting %s: stopping", where, sent)
+            return ABANDONED
+        try:
+            self.state.mark(gid, ply, sent, "sending")
+        except StateError as e:  # without the mark a crash could lead to a second post
+            log.error("%s: not posting %s: %s", where, sent, e)
+            return FAILED
+        try:
+            words = self.site.post_move(gid, sent)
+        except PostRejected as e:
+            return self._refused(gid, where, ply, sent, str(e))
+        except PostUnknown as e:  # a site still at work on it is given http_timeout more
+            wait = self.settings.http_timeout if e.timed_out else 0.0
+            self._mark(gid, ply, sent, "sending", settle_after=time.time() + wait)
+            log.error("%s: posted %s without a clear answer (%s); the record settles it at a "
+                      "later pass", where, sent, e)
+            return FAILED
+        return self._confirm(gid, record, where, ply, sent, words)
+
+    def _confirm(self, gid: int, record: records.GameRecord, where: str, ply: int, sent: str,
+                 words: str) -> str:
+        """A post the site answered without refusing: taken once the record shows it."""
+        try:
+            after = self.site.download(gid, record.game).record
+            shown = None if after is None or after.game != record.game else taken(after, ply, sent)
+        except (SiteError, records.RecordError, ValueError) as e:
+            after, shown = None, None
+            log.debug("%s: the record after the post: %s", where, e)
+        if shown is False:
+            return self._refused(gid, where, ply, sent, "the site answered "
+                                 f"{words[:100]!r} but the record still waits for the move")
+        if shown is None or after is None:
+            self._mark(gid, ply, sent, "sending")
+            log.warning("%s: posted %s; the record does not show it yet: settled at a later "
+                        "pass", where, sent)
+            return POSTED
+        self._mark(gid, ply, sent, "posted", refusals=0)
+        log.info("%s: posted %s (the record shows it)", where, sent)
+        try:
+            over = after.resigned_by is not None or records.replay(after).over
+        except records.RecordError:
+            over = False
+        if over:
+            self.game_ended(gid, after)
+        return POSTED
+
+    def _refused(self, gid: int, where: str, ply: int, sent: str, words: str) -> str:
+        refusals = (self.state.entry(gid) or {}).get("refusals", 0) + 1
+        stop = refusals >= self.settings.max_refusals
+        self._mark(gid, ply, sent, "stopped" if stop else "refused", refusals=refusals)
+        log.error("%s: the site did not take %s (refusal %d of %d): %s", where, sent, refusals,
+                  self.settings.max_refusals, words)
+        if stop:
+            log.error("game %d: not posting to this game again after %d refusals (remove it "
+                      "from the state file to retry)", gid, refusals)
+            self.owner.tell(f"Gipfbot stopped playing game {gid}",
+                            f"The site refused {sent} in game {gid} (move {ply + 1}) "
+                            f"{refusals} times, the last time with: {words[:300]}. The bot "
+                            "posts nothing more to this game.")
+        return FAILED
+
+    def _mark(self, gid: int, ply: int, sent: str, status: str, **extra) -> None:
+        try:
+            self.state.mark(gid, ply, sent, status, **extra)
+        except StateError as e:
+            log.error("game %d: %s", gid, e)
+
+    # --- ends ----------------------------------------------------------------------
+    def game_ended(self, gid: int, record: records.GameRecord) -> None:
+        """Tell the owner (once) that a game the bot played or saw in progress has ended."""
+        if self.dry_run:
+            return
+        about = self.state.about(gid)
+        if not about and self.state.entry(gid) is None:
+            return  # never seen in progress: ended before the bot knew it
+        opponent = next((n for n in (record.white, record.black)
+                         if n and not same_player(n, self.account)), "?")
+        try:
+            self.state.ended(gid)
+        except StateError as e:
+            log.error("game %d: %s", gid, e)
+            return
+        result = result_text(record)
+        log.info("game %d (%s against %s) has ended: %s", gid, record.game, opponent, result)
+        self.owner.tell(f"Game {gid} ended: {result}",
+                        f"Game {gid} ({record.game}) against {opponent} has ended: {result}.")
