@@ -117,6 +117,7 @@ class Fault:
     after: int = 0                   # matching requests let through first
     times: int = 1
     seen: int = 0
+    gid: Optional[int] = None        # only the requests about this game (a record, a post)
 
 
 @dataclass
@@ -145,6 +146,7 @@ class StandIn:
     invites: list = field(default_factory=list)
     answers: list = field(default_factory=list)     # (invid, "accept" | "refuse")
     messages: list = field(default_factory=list)    # (to, title, text)
+    tries: list = field(default_factory=list)       # the gid of every post, faulted or not
     token: Optional[str] = None
     logins: int = 0
     reply: bool = True               # the opponent answers a move at once
@@ -187,13 +189,15 @@ class StandIn:
     def invite(self, invid: int, opponent: str, game: str) -> None:
         self.invites.append(Invite(invid, opponent, game))
 
-    def inject(self, method: str, path: str, *action, after: int = 0, times: int = 1) -> None:
-        self.faults.append(Fault(method, path, tuple(action), after, times))
+    def inject(self, method: str, path: str, *action, after: int = 0, times: int = 1,
+               gid: Optional[int] = None) -> None:
+        self.faults.append(Fault(method, path, tuple(action), after, times, gid=gid))
 
-    def fault_for(self, method: str, path: str) -> Optional[tuple]:
+    def fault_for(self, method: str, path: str, gid: Optional[int] = None) -> Optional[tuple]:
         with self.lock:
             for fault in self.faults:
-                if fault.method == method and re.fullmatch(fault.path, path):
+                if fault.method == method and re.fullmatch(fault.path, path) \
+                        and fault.gid in (None, gid):
                     fault.seen += 1
                     if fault.after < fault.seen <= fault.after + fault.times:
                         return fault.action
@@ -286,6 +290,7 @@ class StandIn:
 
 class Handler(http.server.BaseHTTPRequestHandler):
     site: StandIn
+    authorised = False
     protocol_version = "HTTP/1.0"
 
     def log_message(self, *args):  # quiet
@@ -334,14 +339,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         form = urllib.parse.parse_qs(self.rfile.read(length).decode()) if length else {}
         site.requests.append((method, path))
-        fault = site.fault_for(method, path) or ()
+        about = re.fullmatch(r"/servlet/sgf/(\d+)/.*", path)
+        gid = about.group(1) if about else (form.get("sendgame") or [""])[0]
+        fault = site.fault_for(method, path, int(gid) if gid.isdigit() else None) or ()
+        if method == "POST" and path == "/jsp/game/game.jsp":
+            site.tries.append(int(gid) if gid.isdigit() else None)
         kind = fault[0] if fault else None
+        self.authorised = self.logged_in()  # when the request came, as a site checks it
         if kind == "status":
             return self.answer(fault[1], "<html>Internal error</html>")
         if kind == "sleep":
             time.sleep(fault[1])
         if kind == "logout":
             site.token = None
+            self.authorised = False
         if kind == "body":
             return self.answer(200, fault[1], "text/plain")
         if kind == "reset":
@@ -380,7 +391,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         match = re.fullmatch(r"/servlet/sgf/(\d+)/game(\d*)\.txt", path)
         if match and method == "GET":
             return self._record(int(match.group(1)), match.group(2), fault)
-        if not self.logged_in():
+        if not self.authorised:
             return site.logged_out_status, LOGIN_PAGE, "text/html", None
         with site.lock:
             if path == "/jsp/game/" and method == "GET":
