@@ -46,12 +46,12 @@ def result_text(record: records.GameRecord) -> str:
     return f"{game.result()} ({game.reason})"
 
 
-def taken(record: records.GameRecord, ply: int, sent: str) -> Optional[bool]:
-    """Whether the record shows the move `sent` (site notation) at `ply`: True; False while it
-    still waits for that move; None when it went on without it."""
+def taken(record: records.GameRecord, ply: int, sent: str, side: int) -> Optional[bool]:
+    """Whether the record shows the move `sent` (site notation) by `side` (0 White) at `ply`:
+    True; False while it still waits for that move; None when it went on without it."""
     if len(record.moves) == ply:
         if record.resigned_by is not None:
-            return sent == RESIGN and record.resigned_by == "wb"[ply % 2]
+            return sent == RESIGN and record.resigned_by == "wb"[side]
         return False
     if len(record.moves) < ply:
         return None
@@ -239,7 +239,9 @@ class Player:
         """A post the site answered without refusing: taken once the record shows it."""
         try:
             after = self.site.download(gid, record.game).record
-            shown = None if after is None or after.game != record.game else taken(after, ply, sent)
+            side = records.replay(record).side
+            shown = None if after is None or after.game != record.game \
+                else taken(after, ply, sent, side)
         except (SiteError, records.RecordError, ValueError) as e:
             after, shown = None, None
             log.debug("%s: the record after the post: %s", where, e)
