@@ -1,0 +1,61 @@
+"""docs/littlegolem.md's examples replayed: its configuration file is one the bot takes, and
+the log of its invitations pass is what a pass against the same site writes."""
+from __future__ import annotations
+
+import re
+
+from littlegolem_standin import PASSWORD, REPO, USER, run_main, serve, write_config
+
+from engine.tools.littlegolem import config as bot_config
+
+DOC = REPO / "docs" / "littlegolem.md"
+
+
+def blocks(kind: str) -> list[str]:
+    """The document's fenced blocks of one kind ('' for plain ones)."""
+    found = re.findall(r"^```(\w*)\n(.*?)^```$", DOC.read_text(encoding="utf-8"), re.S | re.M)
+    return [text for tag, text in found if tag == kind]
+
+
+def test_the_documented_configuration_is_taken(tmp_path, monkeypatch):
+    (text,) = [b for b in blocks("toml") if "user = " in b]
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    values = bot_config.read_config(str(path))
+    assert set(values) <= set(bot_config.KEYS)
+    monkeypatch.setenv("LITTLEGOLEM_PASSWORD", PASSWORD)
+    args = bot_config.parse_args(["--config", str(path)], "")
+    settings = bot_config.settings_from(args)
+    assert settings.user == "gipfbot" and settings.resign and settings.owner == "12345"
+
+
+def masked(line: str) -> str:
+    """A log line without what differs between runs: time, port, pids, moves."""
+    line = re.sub(r"^\S+ \S+ ", "", line)
+    line = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", line)
+    line = re.sub(r"pid \d+", "pid N", line)
+    line = re.sub(r"posted \S+", "posted MOVE", line)
+    return re.sub(r"engine \d", "engine N", line)
+
+
+def test_the_documented_invitations_pass_replays(tmp_path, monkeypatch, capsys):
+    (text,) = [b for b in blocks("") if "invitation(s):" in b]
+    site, server = serve()
+    try:
+        site.reply = False
+        site.add(2601130, "dvonn", moves=12, ours=0, seed=51, opponent="Xander")
+        site.add(2601131, "tzaar", moves=3, ours=1, seed=52, opponent="SlowBrain")
+        site.invite(81234, "alice", "Dvonn")
+        site.invite(81235, "bob", "Chess")
+        site.invite(81236, "carol", "Tzaar")
+        config = write_config(tmp_path, site, owner="4242", engine_setup=["option depth 3"],
+                              movetime=1000)
+        status, _, err = run_main(monkeypatch, capsys, "--config", str(config), "--once")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert status == 0, err
+    ran = {masked(line) for line in err.splitlines()}
+    for line in text.splitlines():
+        assert masked(line) in ran, (line, err)
+    assert USER in err
