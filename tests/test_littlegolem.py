@@ -35,6 +35,7 @@ from engine.games.dvonn.board import DVONN_BOARD
 from engine.games.dvonn.rules import DvonnGame
 from engine.tools import littlegolem
 from engine.tools.littlegolem import site_move, waiting_games
+from engine.tools.littlegolem.pages import game_list
 
 REPO = Path(__file__).resolve().parents[1]
 SEARCH_ENGINE = ["option depth 2"]  # the core search, kept short
@@ -87,6 +88,19 @@ def test_the_game_list_is_the_table_before_the_opponents_turn():
     assert waiting_games("Games where it is your turn <table></table>") == []
     with pytest.raises(littlegolem.PageError):
         waiting_games("<html>Service unavailable</html>")
+
+
+def test_a_game_list_row_names_its_game_and_players():
+    page = ("<h3>Games where it is your turn</h3><table><tr>"
+            "<td><a href='/jsp/game/game.jsp?gid=7'>#7</a></td><td>Dvonn</td>"
+            "<td><a href='/jsp/info/player.jsp?plid=1'>gipfbot</a> - "
+            "<a href='/jsp/info/player.jsp?plid=2'>Xander</a></td></tr>"
+            "<tr><td><a href='game.jsp?gid=8'>#8</a></td><td>Hex 13x13</td></tr></table>"
+            "<h3>Games where it is your opponent's turn</h3><table><tr>"
+            "<td><a href='game.jsp?gid=9'>#9</a></td><td> TZAAR </td></tr></table>")
+    games = game_list(page)
+    assert [(g.gid, g.our_turn, g.game, g.players) for g in games] == [
+        (7, True, "dvonn", ["gipfbot", "Xander"]), (8, True, None, []), (9, False, "tzaar", [])]
 
 
 @settings(max_examples=200, deadline=None)

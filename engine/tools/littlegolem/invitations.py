@@ -41,12 +41,15 @@ class Invitations:
         self.state = state
         self.owner = owner
         self.dry_run = dry_run
+        self.ignored = False  # the last pass saw new invitations and left them
 
     def answer_all(self, in_progress: int, new_ones: bool) -> None:
         """One look at the invitation page; every problem is logged, none stops the pass."""
         if self.settings.invitations == "ignore":
-            if new_ones:
-                log.info("new invitations: left unanswered (invitations = \"ignore\")")
+            if new_ones:  # said once while they wait, not at every pass
+                log.log(logging.DEBUG if self.ignored else logging.INFO,
+                        "new invitations: left unanswered (invitations = \"ignore\")")
+            self.ignored = new_ones
             return
         found = self._read()
         if found is None:

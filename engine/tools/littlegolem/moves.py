@@ -128,9 +128,9 @@ class Player:
             return (f"the record's players are {names[0] or '?'} and {names[1] or '?'}, "
                     f"not {self.settings.user}: not this game's record")
         opponent = next((n for n in names if not same_player(n, self.account)), names[0])
-        if listed.opponent is not None and not same_player(listed.opponent, opponent):
+        if listed.players and not any(same_player(name, opponent) for name in listed.players):
             return (f"the record is of a game against {opponent} but the game list names "
-                    f"{listed.opponent}: not this game's record")
+                    f"{' and '.join(listed.players)}: not this game's record")
         return None
 
     def _may_post(self, gid: int, record: records.GameRecord) -> bool:

@@ -167,7 +167,7 @@ class ListedGame:
     gid: int
     our_turn: bool
     game: Optional[str] = None       # the played game its row names ('dvonn'), if any
-    opponent: Optional[str] = None   # the name of the player its row links to, if any
+    players: list[str] = field(default_factory=list)  # the players its row links to
 
 
 def game_list(page: str) -> list[ListedGame]:
@@ -197,8 +197,8 @@ def _listed(gid: int, our_turn: bool, row: Optional[Row]) -> ListedGame:
     for cell in row.cells if row is not None else []:
         listed.game = listed.game or site_game(cell.text)
         for href, text in zip(cell.links, cell.link_texts):
-            if ("plid=" in href or "player" in href.lower()) and text and listed.opponent is None:
-                listed.opponent = text
+            if ("plid=" in href or "player" in href.lower()) and text:
+                listed.players.append(text)
     return listed
 
 

@@ -161,8 +161,7 @@ class Runner:
         if not self.settings.owner:
             return
         try:
-            gone = self.state.track({str(g.gid): {"game": g.game, "opponent": g.opponent}
-                                     for g in listing.games})
+            gone = self.state.track({str(g.gid): {"game": g.game} for g in listing.games})
         except StateError as e:
             log.error("%s", e)
             return

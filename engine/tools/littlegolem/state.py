@@ -5,7 +5,7 @@ atomically (a temporary file beside it, then a rename).
      "games": {"2552914": {"ply": 17, "move": "prqq-kplp", "status": "posted",
                            "time": "2026-12-01T20:15:03Z", "at": 1796155503.2}},
      "invitations": {"81234": {"answer": "accept", "status": "answered", ...}},
-     "playing": {"2552914": {"game": "tzaar", "opponent": "alice"}}}
+     "playing": {"2552914": {"game": "tzaar"}}}
 
 `games`: one entry per game, for its last post: `ply` is the number of moves the record had
 before ours (our move is move ply + 1); `status` is "sending" from just before the post until
