@@ -159,6 +159,11 @@ class Player:
                 log.info("%s had no clear answer; the site may still be at work on it: "
                          "settled at a pass %.0f s from now or later", where, wait)
                 return False
+            if "answered" in entry:  # the site answered it, and the record still waits
+                where = f"game {gid} ({record.game}, move {ply + 1})"
+                return not self._refused(gid, where, ply, entry["move"], "the site answered "
+                                         f"{entry['answered']!r} and the record still waits "
+                                         "for the move")
             log.warning("game %d: the record still waits for move %d: the post of %s without "
                         "a clear answer was not taken; posting again", gid, ply + 1, entry["move"])
         return True
@@ -225,7 +230,8 @@ class Player:
         try:
             words = self.site.post_move(gid, sent)
         except PostRejected as e:
-            return self._refused(gid, where, ply, sent, str(e))
+            self._refused(gid, where, ply, sent, str(e))
+            return FAILED
         except PostUnknown as e:  # a site still at work on it is given http_timeout more
             wait = self.settings.http_timeout if e.timed_out else 0.0
             self._mark(gid, ply, sent, "sending", settle_after=time.time() + wait)
@@ -245,9 +251,12 @@ class Player:
         except (SiteError, records.RecordError, ValueError) as e:
             after, shown = None, None
             log.debug("%s: the record after the post: %s", where, e)
-        if shown is False:
-            return self._refused(gid, where, ply, sent, "the site answered "
-                                 f"{words[:100]!r} but the record still waits for the move")
+        if shown is False:  # refused without saying so, or a record that lags: the next
+            # pass reads it again, and counts a refusal if it still waits for the move
+            self._mark(gid, ply, sent, "sending", answered=words[:100])
+            log.error("%s: the site answered %r to %s but the record still waits for the move; "
+                      "settled at the next pass", where, words[:100], sent)
+            return FAILED
         if shown is None or after is None:
             self._mark(gid, ply, sent, "sending")
             log.warning("%s: posted %s; the record does not show it yet: settled at a later "
@@ -263,7 +272,8 @@ class Player:
             self.game_ended(gid, after)
         return POSTED
 
-    def _refused(self, gid: int, where: str, ply: int, sent: str, words: str) -> str:
+    def _refused(self, gid: int, where: str, ply: int, sent: str, words: str) -> bool:
+        """Count a refusal; whether it was the last one allowed (no more posts to the game)."""
         refusals = (self.state.entry(gid) or {}).get("refusals", 0) + 1
         stop = refusals >= self.settings.max_refusals
         self._mark(gid, ply, sent, "stopped" if stop else "refused", refusals=refusals)
@@ -276,7 +286,7 @@ class Player:
                             f"The site refused {sent} in game {gid} (move {ply + 1}) "
                             f"{refusals} times, the last time with: {words[:300]}. The bot "
                             "posts nothing more to this game.")
-        return FAILED
+        return stop
 
     def _mark(self, gid: int, ply: int, sent: str, status: str, **extra) -> None:
         try:
