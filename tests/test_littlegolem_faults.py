@@ -157,8 +157,14 @@ def test_post_faults_are_settled_with_one_move_each(site, tmp_path, monkeypatch,
     for n, (gid, (kind, fault, _)) in enumerate(POST_FAULTS.items()):
         site.add(gid, kind, moves=4 + n, ours=(4 + n) % 2, seed=gid)
         site.inject("POST", POSTS, *fault, gid=gid)
+    site.add(39, "dvonn", moves=12, ours=0, seed=39)  # its record lags right after the post
+    site.inject("GET", RECORDS, "behind", gid=39, after=1)
     logs = three_passes(site, tmp_path, monkeypatch, capsys, workers=1)  # one game at a time
-    outcome = check(site, logs, list(POST_FAULTS))
+    outcome = check(site, logs, [*POST_FAULTS, 39])
+    assert len(outcome[39]) == site.tries.count(39) == 1
+    assert "game 39 (dvonn, move 13): the site answered" in logs[0]
+    assert " 39" not in logs[1].split("waiting for our move")[1].splitlines()[0]  # it was taken
+    table_row(site, "record behind after a post", {39: outcome[39]})
     for gid, (kind, fault, posts) in POST_FAULTS.items():
         assert len(outcome[gid]) == posts, (gid, outcome[gid], "".join(logs))
         assert site.tries.count(gid) == posts + (fault[0] in ("reset", "status", "logout"))
