@@ -46,6 +46,8 @@ LOGIN_PAGE = ('<html><body><form method="post" action="/jsp/login/">'
               '<input type="submit" value="Sign in"></form></body></html>')
 REFUSAL_PAGE = "<html><body><p>Error: your move was rejected.</p></body></html>"
 OTHER_PAGE = "<html><body><h1>LittleGolem</h1><p>Welcome back.</p></body></html>"
+WORDY_PAGE = ("<html><body><p>Your move is sent.</p><p>Illegal moves are refused; report an "
+              "error to the admins.</p></body></html>")
 
 
 def dvonn_from_site(move: str) -> str:
@@ -364,6 +366,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.reset()
         if kind == "wrong after":
             text = OTHER_PAGE
+        if kind == "wordy after":
+            text = WORDY_PAGE
         cut = {"short": "short", "cut": "cut"}.get(kind or "")
         return self.answer(status, text, content, cookie, cut)
 

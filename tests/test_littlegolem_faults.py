@@ -150,6 +150,7 @@ POST_FAULTS = {  # gid: (kind, fault, posts the move form answered)
     36: ("tzaar", ("refuse",), 2),              # a refusal page: posted again
     37: ("dvonn", ("logout",), 1),              # the login page: logged in, posted again at once
     38: ("tzaar", ("status", 500), 1),          # an error status: posted again
+    40: ("dvonn", ("wordy after",), 1),         # taken, the answer speaks of refusals
 }
 
 

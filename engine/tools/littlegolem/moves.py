@@ -228,7 +228,7 @@ class Player:
             log.error("%s: not posting %s: %s", where, sent, e)
             return FAILED
         try:
-            words = self.site.post_move(gid, sent)
+            words, refused = self.site.post_move(gid, sent)
         except PostRejected as e:
             self._refused(gid, where, ply, sent, str(e))
             return FAILED
@@ -238,11 +238,12 @@ class Player:
             log.error("%s: posted %s without a clear answer (%s); the record settles it at a "
                       "later pass", where, sent, e)
             return FAILED
-        return self._confirm(gid, record, where, ply, sent, words)
+        return self._confirm(gid, record, where, ply, sent, words, refused)
 
     def _confirm(self, gid: int, record: records.GameRecord, where: str, ply: int, sent: str,
-                 words: str) -> str:
-        """A post the site answered without refusing: taken once the record shows it."""
+                 words: str, refused: bool) -> str:
+        """A post the site answered with a page: taken once the record shows it, refused when
+        the page says so and the record agrees (a page's words alone may mislead)."""
         try:
             after = self.site.download(gid, record.game).record
             side = records.replay(record).side
@@ -251,6 +252,9 @@ class Player:
         except (SiteError, records.RecordError, ValueError) as e:
             after, shown = None, None
             log.debug("%s: the record after the post: %s", where, e)
+        if refused and not shown:
+            self._refused(gid, where, ply, sent, words or "a page saying so")
+            return FAILED
         if shown is False:  # refused without saying so, or a record that lags: the next
             # pass reads it again, and counts a refusal if it still waits for the move
             self._mark(gid, ply, sent, "sending", answered=words[:100])

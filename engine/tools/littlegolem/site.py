@@ -261,10 +261,10 @@ class Site:
         return Download(gid, None, None, f"not a {games} record (" + "; ".join(tried) + ")")
 
     # --- posts ----------------------------------------------------------------
-    def post_move(self, gid: int, move: str) -> str:
-        """Send a move (site notation); the words of the site's answer.  PostRejected when the
-        site answers with an error status, the login page or a page that says the move was
-        not taken; PostUnknown when it may have taken the move without saying so."""
+    def post_move(self, gid: int, move: str) -> tuple[str, bool]:
+        """Send a move (site notation); the words of the site's answer, and whether they say
+        the move was not taken.  PostRejected when the site answers with an error status or
+        the login page; PostUnknown when it may have taken the move without saying so."""
         form = {"sendgame": str(gid), "sendmove": move}
         for attempt in (1, 2):
             session = self.session()
@@ -294,11 +294,9 @@ class Site:
                     self.login(session)
                     continue
                 raise PostRejected("still the login page after logging in")
-            if pages.says_refused(page):
-                raise PostRejected(pages.words(page) or "a page saying so")
             if pages.is_cut(page):
                 raise PostUnknown(f"the answer stops before its end ({len(body)} bytes)")
-            return pages.words(page)
+            return pages.words(page), pages.says_refused(page)
         raise PostRejected("still the login page after logging in")
 
     # --- invitations and messages ---------------------------------------------
