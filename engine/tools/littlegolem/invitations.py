@@ -54,10 +54,13 @@ class Invitations:
         found = self._read()
         if found is None:
             return
-        for invitation in found:
-            if self.state.invitation(invitation.invid) is not None:
-                log.debug("invitation %s: answered before", invitation.invid)
-                continue
+        new = [i for i in found if self.state.invitation(i.invid) is None]
+        if len(new) < len(found):  # a page that still shows them: answered once is enough
+            log.debug("%d invitation(s) answered before", len(found) - len(new))
+        if new:
+            log.info("%d invitation(s): %s", len(new),
+                     ", ".join(f"{i.invid} {i.game} from {i.opponent}" for i in new))
+        for invitation in new:
             accept, why = decide(self.settings, invitation, in_progress)
             if self._answer(invitation, accept, why) and accept:
                 in_progress += 1
@@ -76,9 +79,6 @@ class Invitations:
             return None
         for problem in problems:
             log.warning("the invitation page: %s", problem)
-        log.log(logging.INFO if found else logging.DEBUG, "%d invitation(s)%s", len(found),
-                ": " + ", ".join(f"{i.invid} {i.game} from {i.opponent}" for i in found)
-                if found else "")
         return found
 
     def _answer(self, invitation: pages.Invitation, accept: bool, why: str) -> bool:
