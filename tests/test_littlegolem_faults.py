@@ -115,12 +115,13 @@ RECORD_FAULTS = {  # gid: (kind, fault)
     26: ("tzaar", ("behind",)),
     27: ("dvonn", ("other", 28)),
     28: ("tzaar", ("other", 27)),
+    29: ("dvonn", ("other", 21)),   # a DVONN record too, of the game against another player
 }
 
 
 def test_record_faults_skip_the_pass_and_the_next_plays(site, tmp_path, monkeypatch, capsys):
     for n, (gid, (kind, fault)) in enumerate(RECORD_FAULTS.items()):
-        site.add(gid, kind, moves=6 + n, ours=(6 + n) % 2, seed=gid)
+        site.add(gid, kind, moves=6 + n, ours=(6 + n) % 2, seed=gid, opponent=f"p{gid}")
         site.inject("GET", RECORDS, *fault, gid=gid, times=2 if fault[0] == "behind" else 1)
     logs = three_passes(site, tmp_path, monkeypatch, capsys)
     first = logs[0]
@@ -134,7 +135,9 @@ def test_record_faults_skip_the_pass_and_the_next_plays(site, tmp_path, monkeypa
                      "game 27: skipped: the record is of a tzaar game but the game list names "
                      "dvonn: not this game's record",
                      "game 28: skipped: the record is of a dvonn game but the game list names "
-                     "tzaar"):
+                     "tzaar",
+                     "game 29: skipped: the record is of a game against p21 but the game list "
+                     "names p29: not this game's record"):
         assert expected in first, (expected, first)
     outcome = check(site, logs, list(RECORD_FAULTS))
     for gid, (kind, fault) in RECORD_FAULTS.items():
