@@ -59,3 +59,27 @@ def test_the_documented_invitations_pass_replays(tmp_path, monkeypatch, capsys):
     for line in text.splitlines():
         assert masked(line) in ran, (line, err)
     assert USER in err
+
+
+def test_the_documented_dry_run_replays(tmp_path, monkeypatch, capsys):
+    (text,) = [b for b in blocks("") if "--dry-run --movetime" in b]
+    shown = [line.split() for line in text.splitlines()[1:]]
+    site, server = serve()
+    try:
+        for (gid, move), seed in zip(shown, (1, 2, 3)):
+            kind = "tzaar" if "-" in move else "dvonn"
+            site.add(int(gid), kind, moves=12 if kind == "tzaar" or len(move) == 2 else 60,
+                     ours=0, seed=seed)
+        config = write_config(tmp_path, site, engine_setup=["option depth 2"])
+        status, out, err = run_main(monkeypatch, capsys, "--config", str(config), "--dry-run",
+                                    "--movetime", "1000")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert status == 0, err
+    printed = sorted(line.split() for line in out.splitlines())
+    assert [gid for gid, _ in printed] == sorted(gid for gid, _ in shown)
+    forms = {"dvonn": r"[a-k][a-e]|([a-k][a-e]){2}|pass", "tzaar": r"[k-s]{4}(-([k-s]{4}|pass))?"}
+    for gid, move in printed:
+        assert re.fullmatch(forms[site.games[int(gid)].kind], move), (gid, move)
+    assert site.posts == []
