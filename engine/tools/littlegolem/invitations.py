@@ -94,15 +94,19 @@ class Invitations:
             log.error("%s: not answered: %s", what, e)
             return False
         try:
-            words = self.site.answer_invitation(invitation.invid, accept)
+            words, refused = self.site.answer_invitation(invitation.invid, accept)
         except SiteError as e:
             log.error("%s: could not %s it: %s", what, verb, e)
             self._forget(invitation.invid)
             return False
-        try:
-            self.state.mark_invitation(invitation.invid, status="answered")
+        try:  # a site that says no is not asked again: the owner can answer on the site
+            self.state.mark_invitation(invitation.invid, status="not taken" if refused
+                                       else "answered")
         except StateError as e:
             log.error("%s: %s", what, e)
+        if refused:
+            log.warning("%s: the site did not take the answer (%s): %s", what, verb, words)
+            return False
         done = "accepted" if accept else "refused"
         log.info("%s: %s: %s%s", what, done, why,
                  f" (the site: {words[:100]})" if words else "")

@@ -303,10 +303,12 @@ class Site:
     def invitation_page(self) -> str:
         return self._logged_page(INVITATIONS_PATH)
 
-    def answer_invitation(self, invid: str, accept: bool) -> str:
-        """GET the invitation's accept or refuse link; the words of the answer."""
+    def answer_invitation(self, invid: str, accept: bool) -> tuple[str, bool]:
+        """GET the invitation's accept or refuse link; the words of the answer, and whether
+        they say it was not taken."""
         query = urllib.parse.urlencode({"accept" if accept else "refuse": "", "invid": invid})
-        return pages.words(self._logged_page(f"{ANSWER_PATH}?{query}"))
+        page = self._logged_page(f"{ANSWER_PATH}?{query}")
+        return pages.words(page), pages.says_refused(page)
 
     def send_message(self, to: str, title: str, text: str) -> None:
         """A LittleGolem message to the player `to` (a user id)."""
