@@ -61,13 +61,13 @@ class Settings:
 KEYS = {
     "user": "the account's name (required)",
     "base_url": "the site",
-    "password_file": "a file holding the password, mode 600 (else $" + PASSWORD_VARIABLE + ")",
+    "password_file": "a file holding the password, mode 600",
     "games": "the games played and accepted in invitations",
     "movetime": "ms of thinking per move",
     "poll_interval": "s between passes",
     "workers": "games thought about at once, one engine process each",
-    "state_file": "the state file (default $XDG_STATE_HOME/gipf-littlegolem/USER.json)",
-    "engine": "the command starting the engine (default: the engine of this install)",
+    "state_file": "the file of posts, answers and games in progress",
+    "engine": "the command starting the engine: this install's engine unless set",
     "engine_setup": "engine commands sent once to each engine at its start",
     "http_timeout": "s a request may take",
     "retry_delay": "s before the first retry after a failed pass (doubling after each)",
@@ -92,6 +92,10 @@ _TYPE_NAMES = {str: "a string", int: "an integer", float: "a number", list: "a l
                bool: "true or false"}
 
 
+_UNSET = {"password_file": "none: $" + PASSWORD_VARIABLE,
+          "state_file": "$XDG_STATE_HOME/gipf-littlegolem/USER.json"}
+
+
 def _toml(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -106,7 +110,8 @@ def defaults_toml() -> str:
     for item in fields(Settings):
         value = getattr(Settings(), item.name)
         line = f"{item.name} = {_toml(value)}" if value is not None else f'# {item.name} = ""'
-        lines.append(f"{line:<44} # {KEYS[item.name]}")
+        unset = f" (unset: {_UNSET[item.name]})" if value is None else ""
+        lines.append(f"{line:<44} # {KEYS[item.name]}{unset}")
     return "\n".join(lines) + "\n"
 
 
@@ -119,7 +124,7 @@ def keys_help() -> str:
 
 def _default_text(name: str) -> str:
     value = getattr(Settings(), name)
-    return "none" if value is None else _toml(value)
+    return _UNSET[name] if value is None else _toml(value)
 
 
 def read_config(path: str) -> dict:
