@@ -92,7 +92,7 @@ _TYPE_NAMES = {str: "a string", int: "an integer", float: "a number", list: "a l
                bool: "true or false"}
 
 
-_UNSET = {"password_file": "none: $" + PASSWORD_VARIABLE,
+_UNSET = {"password_file": "the password from $" + PASSWORD_VARIABLE,
           "state_file": "$XDG_STATE_HOME/gipf-littlegolem/USER.json"}
 
 
