@@ -96,7 +96,10 @@ def test_the_filters_decide(site):
              (Invitation("2", "ALICE", "TZAAR"), 3, False, "3 games in progress (max_games 3)"),
              (Invitation("3", "dave", "Dvonn"), 0, False, "dave is on refuse_from"),
              (Invitation("4", "erin", "Tzaar"), 0, False, "erin is not on accept_from"),
-             (Invitation("5", "alice", "Hex 13x13"), 0, False, "Hex 13x13 is not one of the games")]
+             (Invitation("5", "alice", "Hex 13x13"), 0, False, "Hex 13x13 is not one of the games"),
+             (Invitation("7", "Dave (1620)", "Dvonn (rated)"), 0, False, "Dave (1620) is on refuse"),
+             (Invitation("8", "alice2", "Tzaar"), 0, False, "alice2 is not on accept_from"),
+             (Invitation("9", "alice (1620)", "Dvonn (rated)"), 0, True, "dvonn is played")]
     for invitation, in_progress, accept, why in cases:
         verdict = decide(settings, invitation, in_progress)
         assert verdict[0] == accept and verdict[1].startswith(why), (invitation, verdict)

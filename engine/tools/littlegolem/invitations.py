@@ -17,15 +17,22 @@ from .state import PostedMoves, StateError
 log = logging.getLogger("gipf-littlegolem")
 
 
+def _named(shown: str, name: str) -> bool:
+    """Whether the page's player `shown` is the configured `name`: the same words, or a first
+    word that is the whole name ('alice (1620)' is alice)."""
+    words, wanted = shown.lower().split(), " ".join(name.lower().split())
+    return bool(words) and (" ".join(words) == wanted or words[0] == wanted)
+
+
 def decide(settings: Settings, invitation: pages.Invitation, in_progress: int) -> tuple[bool, str]:
     """(accept, why) for one invitation."""
     game = site_game(invitation.game)
-    who = invitation.opponent.lower()
+    who = invitation.opponent
     if game is None or game not in settings.games:
         return False, f"{invitation.game} is not one of the games played ({', '.join(settings.games)})"
-    if who in (name.lower() for name in settings.refuse_from):
+    if any(_named(who, name) for name in settings.refuse_from):
         return False, f"{invitation.opponent} is on refuse_from"
-    if settings.accept_from and who not in (name.lower() for name in settings.accept_from):
+    if settings.accept_from and not any(_named(who, name) for name in settings.accept_from):
         return False, f"{invitation.opponent} is not on accept_from"
     if settings.max_games and in_progress >= settings.max_games:
         return False, f"{in_progress} games in progress (max_games {settings.max_games})"

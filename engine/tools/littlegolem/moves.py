@@ -17,7 +17,7 @@ from .config import Settings
 from .engines import PROVEN, EngineSlot, think
 from .notation import RESIGN, site_move
 from .owner import Owner
-from .pages import ListedGame
+from .pages import ListedGame, same_player
 from .site import PostRejected, PostUnknown, Site, SiteError
 from .state import PostedMoves, StateError
 
@@ -26,13 +26,6 @@ log = logging.getLogger("gipf-littlegolem")
 POSTED, WOULD_POST, SKIPPED, FAILED, ABANDONED = ("posted", "would post", "skipped", "failed",
                                                   "abandoned")
 IDLE, FETCHING, THINKING, POSTING = "idle", "fetching", "thinking", "posting"
-
-
-def same_player(name: str, other: str) -> bool:
-    """Whether two names are one player's, as records and pages write them: the same words,
-    or the same first word (records add to the name: 'Xander (xandern .BSW)')."""
-    a, b = name.lower().split(), other.lower().split()
-    return bool(a) and bool(b) and (a == b or a[0] == b[0])
 
 
 def side_name(side: int) -> str:

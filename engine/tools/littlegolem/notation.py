@@ -30,6 +30,10 @@ def site_move(game: str, move: str) -> str:
 
 
 def site_game(name: str) -> str | None:
-    """The game LittleGolem names `name` ('Dvonn', 'TZAAR'), if we play it; else None."""
-    key = " ".join(name.split()).lower()
-    return key if key in played_games() else None
+    """The game LittleGolem names `name` ('Dvonn', 'TZAAR', 'Dvonn (rated)': the whole name or
+    its first word), if we play it; else None."""
+    words = name.lower().split()
+    for key in (" ".join(words), words[0] if words else ""):
+        if key in played_games():
+            return key
+    return None

@@ -159,6 +159,13 @@ def is_cut(page: str) -> bool:
     return "<html" in lower and "</html>" not in lower
 
 
+def same_player(name: str, other: str) -> bool:
+    """Whether two names are one player's, as records and pages write them: the same words,
+    or the same first word (records add to the name: 'Xander (xandern .BSW)')."""
+    a, b = name.lower().split(), other.lower().split()
+    return bool(a) and bool(b) and (a == b or a[0] == b[0])
+
+
 # --- the game list -------------------------------------------------------------
 @dataclass
 class ListedGame:
@@ -227,7 +234,7 @@ def invitations(page: str) -> tuple[list[Invitation], list[str]]:
         if table.at < start:
             continue
         header = next((n for n, row in enumerate(table.rows) if row.cells and
-                       " ".join(row.cells[-1].text.split()).lower() == DECISION), None)
+                       " ".join(row.cells[-1].text.split()).lower().startswith(DECISION)), None)
         if header is not None:
             return _invitation_rows(table.rows[header + 1:])
     raise PageError("the invitation page has no table with a 'Your decision' column after "
