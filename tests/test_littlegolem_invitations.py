@@ -288,3 +288,16 @@ def test_help_lists_every_key_with_its_default_and_print_config_prints_them(caps
     monkeypatch.setenv("LITTLEGOLEM_PASSWORD", PASSWORD)
     args = bot_config.parse_args(["--config", str(path)], "")
     assert bot_config.settings_from(args).user == USER
+
+
+def test_the_invitation_page_is_read_when_the_list_says_so_and_now_and_then(site, tmp_path):
+    settings = littlegolem.Settings(user=USER, base_url=site.url, http_timeout=5.0)
+    runner = littlegolem.Runner(settings, littlegolem.Site(site.url, USER, PASSWORD, 5.0),
+                                littlegolem.PostedMoves(tmp_path / "state.json"),
+                                dry_run=True, once=True)
+    looks = lambda: site.requests.count(("GET", "/jsp/invitation/index.jsp"))  # noqa: E731
+    for _ in range(12):
+        assert runner.one_pass()
+    assert looks() == 2  # the first pass and the eleventh
+    site.invite(721, "alice", "Dvonn")  # the game list now says "New invitations"
+    assert runner.one_pass() and looks() == 3

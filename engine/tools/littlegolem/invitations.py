@@ -16,6 +16,9 @@ from .state import PostedMoves, StateError
 
 log = logging.getLogger("gipf-littlegolem")
 
+LOOK_EVERY = 10  # passes: the invitation page is read at the first, then every tenth pass,
+# and at every pass whose game list says "New invitations"
+
 
 def _named(shown: str, name: str) -> bool:
     """Whether the page's player `shown` is the configured `name`: the same words, or a first
@@ -49,6 +52,7 @@ class Invitations:
         self.owner = owner
         self.dry_run = dry_run
         self.ignored = False  # the last pass saw new invitations and left them
+        self.passes = 0
 
     def answer_all(self, in_progress: int, new_ones: bool) -> None:
         """One look at the invitation page; every problem is logged, none stops the pass."""
@@ -58,6 +62,9 @@ class Invitations:
                         "new invitations: left unanswered (invitations = \"ignore\")")
             self.ignored = new_ones
             return
+        self.passes += 1
+        if not new_ones and self.passes % LOOK_EVERY != 1:
+            return  # the game list says when invitations wait; a look now and then besides
         found = self._read()
         if found is None:
             return
