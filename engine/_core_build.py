@@ -67,8 +67,8 @@ def _cflags() -> list[str]:
     return flags
 
 
-# The core (csrc/core) and one folder per game (csrc/<game>); generated headers in csrc/generated.
-INCLUDE_DIRS = ["core", "generated"]
+# The core (csrc/core) and one folder per game (csrc/<game>).
+INCLUDE_DIRS = ["core"]
 
 
 def _files(pattern: str, relative: bool) -> list[str]:

@@ -337,23 +337,21 @@ def search(game: str, cells: Sequence[str], side: int, phase: int, *,
            nodes: Optional[int] = None, threads: int = 1, hash_mb: int = 64, seed: int = 0,
            on_iteration: Optional[Callable[[SearchResult], Any]] = None,
            stop: Optional[StopFlag] = None, multipv: int = 1,
-           report_ms: int = 0, soft_ms: Optional[float] = None) -> SearchResult:
+           report_ms: int = 0) -> SearchResult:
     """Iterative-deepening search; at least depth 1 always completes.
 
     With no limit at all, searches to the maximum depth (or until proven, or until
     ``stop`` is set): give time_ms, depth, nodes or stop.  ``on_iteration`` gets a
     SearchResult (without ``moves``) after every completed iteration and, with
     ``report_ms``, that often in between (the last iteration, current nodes and time).
-    ``multipv`` candidates with exact scores come back in ``lines``.  With ``time_ms``,
-    ``soft_ms`` is when to start no new iteration (scaled by how settled the best move is;
-    default: 45 % of ``time_ms``); ``time_ms`` stays the deadline.  CoreError when
+    ``multipv`` candidates with exact scores come back in ``lines``.  With ``time_ms``, no
+    new iteration starts after 45 % of it and it is the deadline.  CoreError when
     the core fails: a position it cannot take, no memory for the table, a callback
     that raised (a KeyboardInterrupt in it stops the search and is raised as is).
     """
     h, t, e = _position(game, cells)
     prm = _ffi.new("SearchParams *")
     prm.time_ms = min(int(time_ms), 1 << 62) if time_ms else 0  # the C side saturates
-    prm.soft_ms = min(int(soft_ms), 1 << 62) if soft_ms and time_ms else 0
     prm.multipv = max(1, min(MAX_MULTIPV, int(multipv)))
     prm.report_ms = max(0, int(report_ms))
     prm.depth = int(depth) if depth else 0

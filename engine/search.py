@@ -24,14 +24,12 @@ if TYPE_CHECKING:
     from .ponder import Ponder
     from .protocol.options import Options
 
-__all__ = ["Progress", "Thought", "Watch", "core_request", "think", "time_limit_ms",
-           "time_limits"]
+__all__ = ["Progress", "Thought", "Watch", "core_request", "think", "time_limit_ms"]
 
 log = logging.getLogger("engine.search")
 DEFAULT_MOVETIME_MS = 1000
 SOLVER_SHARE = 0.3             # of the move's time, for the exact solver
 SOLVER_NODES = 1_000_000       # its budget when the search has no time limit (deterministic)
-SOFT_START = 0.45              # of a clock share: no new iteration after this (when settled)
 
 
 @dataclass
@@ -89,34 +87,12 @@ def time_limit_ms(game, options: Options, clock: Clock) -> Optional[float]:
     if options.movetime:
         limits.append(float(options.movetime))
     if clock.active:
-        limits.append(clock.budget_ms(game.side, game.moves_to_go(), _adaptive(options)))
+        limits.append(clock.budget_ms(game.side, game.moves_to_go()))
     if limits:
         return min(limits)
     if options.depth or options.nodes:
         return None
     return float(DEFAULT_MOVETIME_MS)
-
-
-def _adaptive(options: Options) -> bool:
-    return options.timeman == "adaptive"
-
-
-def time_limits(game, options: Options, clock: Clock) -> tuple[Optional[float], Optional[float]]:
-    """(last start, deadline) in ms: the search starts no new iteration after the first and
-    stops at the second.  `option timeman classic`, or no clock: no last start (None: the
-    core's own rule, 45 % of the deadline) and the deadline is the move's time.  `adaptive`
-    with a clock: iterations start until SOFT_START of the share, scaled by how settled the
-    best move is (csrc/core/search_impl.h S(last_start_ns)), and may run to the clock's hard limit
-    (using a fixed move time to its end lost TZAAR games: README's time experiments)."""
-    limit = time_limit_ms(game, options, clock)
-    if limit is None or not clock.active or options.timeman != "adaptive":
-        return None, limit
-    mtg = game.moves_to_go()
-    share = clock.budget_ms(game.side, mtg, adaptive=True)
-    hard = clock.hard_limit_ms(game.side, mtg)
-    if options.movetime:
-        hard = min(hard, float(options.movetime))
-    return min(SOFT_START * share, hard), max(limit, hard)
 
 
 def pv_text(game, raw_pv: list) -> list[str]:
@@ -131,7 +107,6 @@ def pv_actions(game, raw_pv: list) -> list:
 
 def core_request(options: Options, *, time_ms: Optional[float] = None,
                  stop: Optional[StopFlag] = None, multipv: int = 1, report_ms: int = 0,
-                 soft_ms: Optional[float] = None,
                  level: Optional[levels.Level] = None) -> dict:
     """core.search's keyword arguments (all but on_iteration) for these options and limits;
     with `level`, that level's limits and one thread (its multipv replaces `multipv`)."""
@@ -143,7 +118,7 @@ def core_request(options: Options, *, time_ms: Optional[float] = None,
         limits = levels.search_limits(level, options.nodes, options.depth)
         threads = 1  # a level plays the same for any option threads
     return dict(time_ms=time_ms, **limits, threads=threads, hash_mb=options.hash,
-                seed=options.seed, stop=stop, report_ms=report_ms, soft_ms=soft_ms)
+                seed=options.seed, stop=stop, report_ms=report_ms)
 
 
 def think(game, options: Options, clock: Clock, limit_ms: Optional[float] = None,
@@ -254,39 +229,29 @@ def _solve(game, options: Options, limit_ms: Optional[float],
 def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
                 on_progress: Optional[Callable[[Progress], None]],
                 watch: Watch) -> Optional[Thought]:
-    last_start_ms = None  # None: the core's classic rule (45 % of limit_ms)
-    usual_ms = limit_ms   # the move's usual time, below a clock's hard limit
     if watch.untimed:
-        limit_ms = usual_ms = None
+        limit_ms = None
     elif limit_ms is None:
-        usual_ms = time_limit_ms(game, options, clock)
-        last_start_ms, limit_ms = time_limits(game, options, clock)
+        limit_ms = time_limit_ms(game, options, clock)
     if options.solver == "on" and watch.multipv == 1 and game.endgame_small():
         started = time.monotonic()
-        solved = _solve(game, options, usual_ms, on_progress, watch)
+        solved = _solve(game, options, limit_ms, on_progress, watch)
         if solved is not None:
             return solved
         spent = (time.monotonic() - started) * 1000
         if limit_ms:
             limit_ms = max(1.0, limit_ms - spent)
-        if last_start_ms:
-            last_start_ms = max(1.0, last_start_ms - spent)
     def report(iteration: core.SearchResult) -> None:
         assert on_progress is not None, "report is passed to the core only with a callback"
         on_progress(progress(game, iteration))
 
-    searched_at = time.monotonic()
     try:
         result = core.search(game.name, game.cells, game.side, core.phase(game),
                              on_iteration=report if on_progress is not None else None,
                              **core_request(options, time_ms=limit_ms, stop=watch.stop,
-                                            multipv=watch.multipv, report_ms=watch.report_ms,
-                                            soft_ms=last_start_ms))
+                                            multipv=watch.multipv, report_ms=watch.report_ms))
     except Exception as e:  # any failure of the core: the Python player answers
         raise CoreFailed(f"the core failed ({_failure(e)})") from e
-    if last_start_ms is not None and not (watch.stop is not None and watch.stop.is_set()):
-        assert limit_ms is not None, "time_limits gives a last start only with a deadline"
-        clock.note_overrun((time.monotonic() - searched_at) * 1000 - limit_ms)
     thought = core_thought(game, result)
     if thought is None:
         raise CoreFailed("the core failed (a malformed answer)")

@@ -13,7 +13,7 @@ OWN_DOCS = [README, REPO / "docs" / "strength.md", REPO / "docs" / "performance.
             REPO / "docs" / "architecture.md"]
 TOOLS = ["gipf-engine", "gipf-gui", "gipf-match", "gipf-review", "gipf-bridge", "gipf-littlegolem",
          "gipf-codecup", "gipf-codecup-referee", "gipf-regress", "gipf-selfplay", "gipf-tune",
-         "gipf-train-net", "gipf-spsa", "gipf-book", "gipf-bench", "gipf-bench-live",
+         "gipf-spsa", "gipf-book", "gipf-bench", "gipf-bench-live",
          "gipf-bench-protocol", "gipf-bench-solver", "gipf-clock-profile"]
 # Pages other parts of the project write; README links to them. Each is checked like any other
 # page (file, headings, its own links) as soon as it exists in the tree.

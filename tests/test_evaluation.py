@@ -116,7 +116,7 @@ def test_tzaar_start_position_is_symmetric_but_for_the_side_to_act(engine):
         assert rows[name][0] == rows[name][1] != 0
 
 
-def test_dvonn_tempo_goes_to_the_side_to_act_and_late_placements_can_score_as_stacking():
+def test_dvonn_tempo_goes_to_the_side_to_act_and_placements_score_as_placements():
     g = DvonnGame.from_position(stacking_position())
     args = ("dvonn", list(g.cells), g.side, core.phase(g))
     tempo = core.weights("dvonn")[[w.name for w in core.weights("dvonn")].index("tempo")]
@@ -133,32 +133,6 @@ def test_dvonn_tempo_goes_to_the_side_to_act_and_late_placements_can_score_as_st
     args = ("dvonn", list(late.cells), late.side, core.phase(late))
     placement_terms = dict((n, (w, b)) for n, w, b in core.eval_terms(*args)[1])
     assert placement_terms["field"] == (0, 0) and placement_terms["place_edge"] != (0, 0)
-    try:
-        core.set_weight("dvonn", "place_stacking_from", 45)
-        stacking_terms = dict((n, (w, b)) for n, w, b in core.eval_terms(*args)[1])
-        assert stacking_terms["field"] != (0, 0) and stacking_terms["place_edge"] == (0, 0)
-    finally:
-        core.set_weight("dvonn", "place_stacking_from", 49 + 1)  # the default: never
-
-
-def test_late_placements_can_be_searched_without_reductions():
-    rng = random.Random(9)
-    g = DvonnGame()
-    while g.placed < 42:
-        g.push(rng.choice(g.legal_moves()))
-    args = ("dvonn", list(g.cells), g.side, core.phase(g))
-
-    def nodes() -> int:
-        core.clear_hash()
-        return core.search(*args, depth=5, hash_mb=4).nodes
-
-    reduced = nodes()
-    try:
-        core.set_weight("dvonn", "place_full_width_from", 42)
-        assert nodes() > reduced
-    finally:
-        core.set_weight("dvonn", "place_full_width_from", 49 + 1)
-    assert nodes() == reduced
 
 
 def dvonn_position(side: str, phase: str, stacks: dict[str, str]) -> str:

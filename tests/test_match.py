@@ -93,11 +93,11 @@ def test_tiny_match_with_random_players(tmp_path):
 
 
 def test_dvonn_from_the_empty_board_games_vary_by_the_engines_seed(tmp_path):
-    """No prefix (the opening-book screen): without --dvonn-openings, or with prefixes of 0
+    """No prefix (the opening-book screen): without --random-openings, or with prefixes of 0
     placements, every game starts empty and the engines' seed option makes them differ."""
     engine = f"{sys.executable} -m engine"
     runs = []
-    for extra in ([], ["--dvonn-openings", "1", "--dvonn-opening-plies", "0"]):
+    for extra in ([], ["--random-openings", "1", "--opening-plies", "0"]):
         records = tmp_path / f"games{len(extra)}.txt"
         result = run_match("--game", "dvonn", "--a", engine, "--b", engine, "--games", "2",
                            "--movetime", "0", "--a-setup", "option nodes 300",
@@ -131,22 +131,17 @@ def test_codecup_opponent():
     assert "dvonn, 2 games:" in result.stdout and "forfeit" not in result.stdout
 
 
-def test_the_old_per_game_spellings_of_the_opening_flags_still_work(capsys):
+def test_the_opening_flags_name_themselves_in_errors(capsys):
     base = ["--game", "dvonn", "--a", "x", "--b", "y"]
-    new = match.parse_args(base + ["--random-openings", "3", "--opening-plies", "2"])
-    old = match.parse_args(base + ["--dvonn-openings", "3", "--dvonn-opening-plies", "2"])
-    assert (new.random_openings, new.opening_plies, new.games) == (old.random_openings, old.opening_plies,
-                                                                    old.games) == (3, 2, 6)
-    assert "--dvonn-openings" not in match_help(capsys)  # hidden
-    for flag in ("--random-openings", "--dvonn-openings"):  # a message names the flag as typed
-        with pytest.raises(SystemExit):
-            match.parse_args(base + [flag, "-1"])
-        assert f"{flag} must not be negative" in capsys.readouterr().err
+    args = match.parse_args(base + ["--random-openings", "3", "--opening-plies", "2"])
+    assert (args.random_openings, args.opening_plies, args.games) == (3, 2, 6)
     with pytest.raises(SystemExit):
-        match.parse_args(["--game", "tzaar", "--a", "x", "--b", "y", "--dvonn-openings", "2"])
-    assert "--dvonn-openings is for games without seeded layouts; TZAAR has --openings random" \
+        match.parse_args(base + ["--random-openings", "-1"])
+    assert "--random-openings must not be negative" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        match.parse_args(["--game", "tzaar", "--a", "x", "--b", "y", "--random-openings", "2"])
+    assert "--random-openings is for games without seeded layouts; TZAAR has --openings random" \
         in capsys.readouterr().err
-
 
 def match_help(capsys) -> str:
     with pytest.raises(SystemExit):

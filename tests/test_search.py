@@ -6,7 +6,6 @@ import logging
 
 import pytest
 
-from engine import clock as clock_module
 from engine import core, search
 from engine.clock import Clock
 from engine.games import SPECS
@@ -90,77 +89,6 @@ def test_time_left_from_the_controller_overrides_our_count():
     clock.set_game(60_000.0)
     clock.set_left(1, 1_000.0, 0)
     assert clock.budget_ms(1, 5) <= 500
-
-
-RESERVE = clock_module.RESERVE_FRACTION
-ADAPTIVE = dict(adaptive=True)
-
-
-@pytest.mark.parametrize("left, moves_to_go", [(5000.0, 10), (5000.0, 60), (800.0, 2), (300.0, 5)])
-def test_the_hard_limit_stretches_the_share_but_keeps_the_reserve(left, moves_to_go):
-    clock = Clock()
-    clock.set_game(5000.0)
-    clock.set_left(0, left, 0)
-    share = clock.budget_ms(0, moves_to_go, **ADAPTIVE)
-    hard = clock.hard_limit_ms(0, moves_to_go)
-    usable = left - RESERVE * 5000.0
-    assert share <= hard <= max(share, clock_module.HARD_SHARES * share)
-    assert hard <= max(share, usable * clock_module.HARD_FRACTION)
-    assert share <= max(1.0, usable / 2)  # the reserve is never budgeted
-    assert share <= clock.budget_ms(0, moves_to_go)  # without a reserve, at least as much
-
-
-def test_a_clock_below_its_reserve_still_gives_a_move_a_millisecond():
-    clock = Clock()
-    clock.set_game(5000.0)
-    clock.set_left(0, 5.0, 0)
-    assert clock.budget_ms(0, 3, **ADAPTIVE) == clock.hard_limit_ms(0, 3) == 1.0
-
-
-def test_a_byo_yomi_period_gives_no_move_more_than_its_share():
-    clock = Clock()
-    clock.set_game(0.0, byo_yomi_ms=30_000.0, byo_yomi_stones=10)
-    clock.spend(0, 0.0)
-    assert clock.hard_limit_ms(0, 40) == clock.budget_ms(0, 40, **ADAPTIVE)
-
-
-def test_overruns_are_remembered_fading_and_budgeted_for_every_move_to_go():
-    clock = Clock()
-    clock.set_game(10_000.0)
-    before = clock.budget_ms(0, 10, **ADAPTIVE)
-    clock.note_overrun(100.0)
-    assert clock.lag_ms == 100.0
-    # 100 ms less per move to go, spread over them: 100 ms less for this move
-    assert clock.budget_ms(0, 10, **ADAPTIVE) == pytest.approx(before - 100.0)
-    assert clock.budget_ms(0, 10) == clock.budget_ms(0, 10, adaptive=False)  # classic: no lag
-    clock.note_overrun(-5.0)  # on time: the memory fades
-    assert clock.lag_ms == pytest.approx(100.0 * clock_module.LAG_DECAY)
-    clock.note_overrun(10.0)  # a smaller overrun does not erase a recent large one
-    assert clock.lag_ms == pytest.approx(100.0 * clock_module.LAG_DECAY ** 2)
-
-
-def test_classic_time_use_has_one_limit_the_share():
-    game, clock = DvonnGame(), Clock()
-    assert search.time_limits(game, Options(movetime=250), clock) == (None, 250)
-    assert search.time_limits(game, Options(depth=3), clock) == (None, None)
-    clock.set_game(60_000.0)
-    share = clock.budget_ms(game.side, game.moves_to_go())
-    assert search.time_limits(game, Options(), clock) == (None, share)
-
-
-def test_adaptive_time_use_starts_iterations_until_a_soft_time_and_stops_at_a_hard_one():
-    game, adaptive = DvonnGame(), Options(timeman="adaptive")
-    # without a clock: the fixed time, as classic
-    assert search.time_limits(game, Options(movetime=250, timeman="adaptive"), Clock()) == (None, 250)
-    clock = Clock()
-    clock.set_game(60_000.0)
-    start, deadline = search.time_limits(game, adaptive, clock)
-    share = clock.budget_ms(game.side, game.moves_to_go(), **ADAPTIVE)
-    assert start == pytest.approx(search.SOFT_START * share)
-    assert deadline == clock.hard_limit_ms(game.side, game.moves_to_go()) > share
-    # movetime caps the deadline
-    start, deadline = search.time_limits(game, Options(movetime=200, timeman="adaptive"), clock)
-    assert deadline == 200 and start <= deadline
 
 
 def test_no_limit_at_all_means_a_default_time_per_move():
@@ -250,21 +178,8 @@ def test_an_unavailable_core_means_the_python_player(monkeypatch):
     assert thought.source == "python"
 
 
-@pytest.mark.skipif(not core.AVAILABLE, reason="compiled core unavailable")
-def test_the_core_starts_no_iteration_after_its_soft_time():
-    # an hour's deadline, but no new iteration after about a millisecond: the search returns
-    # long before depth 30 (without soft_ms it would search until the deadline)
-    game = DvonnGame()
-    for text in "F3 C3 I3 D3 D4 E4".split():
-        game.play_text(text)
-    result = core.search(game.name, game.cells, game.side, core.phase(game),
-                         time_ms=3_600_000, soft_ms=1, depth=30)
-    assert 1 <= result.depth < 30 and not result.proven
-
-
 @pytest.mark.parametrize("setup", [
     ["newgame dvonn", "time_control 5"],                        # 5 ms for the whole game
-    ["option timeman adaptive", "newgame dvonn", "time_control 5"],
     ["newgame tzaar random 3", "time_control 60000", "time_left w 0 0", "time_left b 0 0"],
 ])
 def test_a_clock_of_a_few_milliseconds_still_gets_a_legal_move(engine, setup):

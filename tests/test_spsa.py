@@ -14,7 +14,7 @@ from engine.tools import spsa, stats
 
 pytest.importorskip("nevergrad", reason="nevergrad is not installed (pip install '.[spsa]')")
 
-ROWS = ["search_lmr_base:40:0:300:10", "dvonn.search_lmr_log:150:0:300:10",
+ROWS = ["search_lmr_base:40:0:300:10", "dvonn.search_rfp:150:0:300:10",
         "dvonn.search_lmp:5:0:10:1"]
 BEST = [120.0, 60.0, 3.0]
 

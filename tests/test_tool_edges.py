@@ -120,7 +120,7 @@ def test_scripts_exit_quietly_when_their_output_closes(args):
 @pytest.mark.parametrize("name", ["bench", "bench_live", "bench_protocol", "bench_solver", "book",
                                   "bridge", "clock_profile", "codecup", "codecup_referee",
                                   "littlegolem", "match",
-                                  "regress", "review", "selfplay", "spsa", "train_net", "tune"])
+                                  "regress", "review", "selfplay", "spsa", "tune"])
 def test_every_script_explains_every_option(name, tmp_path):
     result = subprocess.run([PY, str(REPO / "scripts" / name), "--help"], cwd=tmp_path,
                             capture_output=True, text=True, timeout=60)
@@ -141,15 +141,11 @@ def test_bench_against_a_tree_without_a_compiled_core_says_so_in_one_line(tmp_pa
     assert result.returncode == 1 and result.stderr.strip() == "bench: --rounds must be at least 1"
 
 
-def test_bench_times_two_threads_with_lazy_smp_and_with_abdada():
-    result = script(str(REPO / "scripts" / "bench"), "--smp", "--game", "tzaar", "--smp-depth", "2",
-                    "--abdada", "1")
+def test_bench_times_two_threads_against_one():
+    result = script(str(REPO / "scripts" / "bench"), "--smp", "--game", "tzaar", "--smp-depth", "2")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.strip().split("\n")[1:]
-    assert len(lines) == 2
-    assert lines[0].startswith("tzaar: time to depth 2 over 16 positions, 2 threads (lazy SMP) vs 1")
-    assert lines[1].startswith("tzaar: time to depth 2 over 16 positions, 2 threads (ABDADA 1) vs 1")
-    for bad, message in ((["--smp-depth", "0"], "bench: --smp-depth must be from 1 to 30"),
-                         (["--abdada", "41"], "bench: --abdada must be from 1 to 40")):
-        result = script(str(REPO / "scripts" / "bench"), "--smp", *bad)
-        assert result.returncode == 1 and result.stderr.strip() == message
+    assert len(lines) == 1
+    assert lines[0].startswith("tzaar: time to depth 2 over 16 positions, 2 threads vs 1")
+    result = script(str(REPO / "scripts" / "bench"), "--smp", "--smp-depth", "0")
+    assert result.returncode == 1 and result.stderr.strip() == "bench: --smp-depth must be from 1 to 30"

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 TOOLS = ["bench", "bench_live", "bench_protocol", "bench_solver", "book", "bridge",
          "clock_profile", "codecup", "codecup_referee", "match", "regress", "review", "selfplay",
-         "spsa", "train_net", "tune"]
+         "spsa", "tune"]
 VALUES = ["dvonn", "tzaar", "both", "0", "1", "-1", "7", "0.5", "-0.5", "1e9", "nan", "inf", "x",
           "", "-", "'", '"', "a;b", "/nonexistent", "/nonexistent/x", "/dev/zero", "/dev/null",
           "search_lmp:3:0:10:1", "dvonn.field:1:0:2:1", "fixed", "random", "text", "json", "w"]
@@ -68,7 +68,6 @@ WORK = {  # module -> the names replaced by a stand-in
     "review": {"check_engine": stop, "review_record": stop},
     "selfplay": {"run_local": stop, "run_ray": stop},
     "spsa": {"Games": stop},
-    "train_net": {"load_positions": stop},
     "tune": {"load_data": stop},
 }
 

@@ -14,7 +14,7 @@ from conftest import HAND_BUILT_TZAAR, REPO
 PY = sys.executable
 TOOLS = ["bench", "bench_live", "bench_protocol", "bench_solver", "book", "bridge",
          "clock_profile", "codecup", "codecup_referee", "littlegolem", "match", "regress", "review",
-         "selfplay", "spsa", "train_net", "tune"]
+         "selfplay", "spsa", "tune"]
 
 
 def tool_target(name: str) -> str:
@@ -72,7 +72,6 @@ def bad_paths(tmp_path):
     ("clock_profile", ["{}"]),
     ("selfplay", ["--game", "dvonn", "--weights", "{}"]),
     ("spsa", ["--game", "dvonn", "--out", "{out}", "--params", "{}"]),
-    ("train_net", ["{}"]),
 ])
 def test_a_device_fifo_folder_binary_or_missing_file_is_one_line_and_status_1(
         name, argv, bad_paths, capsys, tmp_path):
@@ -289,7 +288,6 @@ def test_every_console_command_names_a_tools_main():
 @pytest.mark.parametrize("name, argv", [
     ("selfplay", ["--game", "dvonn", "--games", "1"]),
     ("tune", ["--game", "dvonn", "x.jsonl"]),
-    ("train_net", ["x.jsonl"]),
     ("book", ["--games", "1"]),
 ])
 def test_in_process_tools_stop_at_once_without_the_compiled_core(name, argv, monkeypatch, capsys):

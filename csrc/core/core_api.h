@@ -57,12 +57,10 @@ typedef struct SearchResult {
 typedef void (*SearchCallback)(void *userdata, const SearchResult *iteration);
 
 typedef struct SearchParams {
-    int64_t time_ms;      /* <= 0: no time limit; else a hard deadline */
-    int64_t soft_ms;      /* > 0: start no new iteration after this, scaled by the root's
-                           * stability (S(last_start_ns)); <= 0: after 45 % of time_ms */
+    int64_t time_ms;      /* <= 0: no time limit; else a hard deadline (no new iteration after 45 %) */
     int32_t depth;        /* <= 0: no depth limit */
     uint64_t nodes;       /* 0: no node limit */
-    int32_t threads;      /* lazy SMP workers incl. the caller */
+    int32_t threads;      /* searching threads incl. the caller (ABDADA beyond one) */
     uint64_t seed;        /* root tie-break shuffle */
     int32_t *stop;        /* optional external stop flag (non-zero = stop), read atomically */
     SearchCallback on_iteration; /* optional, called by the main thread per iteration */

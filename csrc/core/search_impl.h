@@ -1,7 +1,7 @@
 /* Game-independent search, instantiated once per game by game_impl.h (which defines GP, the
  * game prefix token, POS, MAXMOVES and the G() / S() name makers).  Fail-soft negamax PVS +
- * iterative deepening + shared TT + lazy SMP, or ABDADA's deferral of moves another thread is
- * searching (search_abdada).  A ply is one action; the score is negated only when the
+ * iterative deepening + shared TT; further threads search the same depth, each putting off the
+ * moves another thread is searching (ABDADA).  A ply is one action; the score is negated only when the
  * side to act changes (TZAAR's two actions, DVONN's last placement + first
  * move are consecutive plies of one side). */
 
@@ -20,9 +20,7 @@ typedef struct {
     uint32_t root[MAXMOVES];
     uint32_t killers[MAX_PLY][2];
     uint32_t played[MAX_PLY + 1];      /* played[ply]: the move that led to this ply's node */
-    uint32_t counter[2][1 << 14];      /* side, previous move -> the reply that refuted it */
     uint16_t hist[2][1 << 14];         /* history, 0..65535 (16 bits: half the cache lines) */
-    int prev_score, have_prev;         /* last completed iteration (aspiration windows) */
     int pvlen[MAX_PLY + 1];
     uint32_t pv[MAX_PLY + 1][MAX_PLY + 1];
     int nlines;
@@ -43,18 +41,16 @@ struct S(Shared) {
     int max_depth;
     int multipv;
     int done_depth;       /* deepest completed iteration (written under lock) */
-    uint32_t last_best;   /* time use (under lock): the previous iteration's move and score, */
-    int last_score;       /* and how often the best move changed lately (halved per iteration) */
-    double best_changes;
     pthread_mutex_t lock;
     int stop;             /* atomic */
     uint64_t node_count;  /* atomic, all threads, updated every 1024 nodes */
-    uint64_t *busy;       /* ABDADA: (position, move) keys being searched; NULL when off */
+    uint64_t *busy;       /* ABDADA: (position, move) keys being searched; NULL with one thread */
 };
 
 /* Simplified ABDADA: a (position, move) pair one thread is searching is marked in a small
  * shared table; another thread reaching it as a later move searches its other moves first. */
 #define BUSY_SIZE (1 << 15)
+#define ABDADA_MIN_DEPTH 2  /* remaining depth from which moves are put off (docs/strength.md) */
 
 static inline uint64_t S(busy_key)(uint64_t key, uint32_t m)
 {
@@ -166,7 +162,7 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
     TT *tt = t->sh->tt;
     int pvnode = (int64_t)beta - alpha > 1;  /* (-SCORE_INF, SCORE_INF) overflows int */
     const SearchTuning *tu = &t->sh->tu;
-    int shallow = depth <= tu->search_rfp_depth && (tu->search_rfp || tu->search_futility);
+    int shallow = depth <= tu->search_rfp_depth && tu->search_rfp;
     int nullok = tu->search_nullmove && depth >= 2 && t->played[ply] != MOVE_NULL;
     int pruning = (shallow || nullok) && !pvnode && beta > -SCORE_EVAL_MAX && beta < SCORE_EVAL_MAX;
     /* Work most nodes need comes before the probe, while the bucket the parent prefetched
@@ -190,19 +186,10 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
         }
     }
 
-    /* Internal iterative reduction: without a hash move the order is a guess, so a deep node
-     * is searched a ply shallower (the next iteration finds its move in the table). */
-    if (tu->search_iir && depth >= tu->search_iir && ttmove == MOVE_NONE) depth--;
-
     /* Reverse futility: near the horizon, outside the PV, a static score that beats beta by
      * a margin per remaining ply is trusted without searching (never on proven scores). */
-    int futile = 0;
     if (evaluated) {
-        if (shallow) {
-            if (tu->search_rfp && e - tu->search_rfp * depth >= beta) return e - tu->search_rfp * depth;
-            /* Futility: a static score this far below alpha leaves the quiet moves unsearched. */
-            futile = tu->search_futility && e + tu->search_futility * depth <= alpha;
-        }
+        if (shallow && e - tu->search_rfp * depth >= beta) return e - tu->search_rfp * depth;
         /* Null move: if passing the turn still holds beta at a reduced depth, a move will too
          * (not twice in a row; only where the game allows a pass to be imagined). */
         POS c;
@@ -223,65 +210,25 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
         return search_terminal_score(sw, side, ply);
     }
     uint32_t k0 = t->killers[ply][0], k1 = t->killers[ply][1];
-    uint32_t *counter = &t->counter[side][t->played[ply] & 0x3FFF];
-    uint32_t cm = tu->search_countermove ? *counter : MOVE_NONE;
-    /* Deep nodes order their moves by the static score after each (the mover's view), an
-     * evaluation per move that a deep subtree repays; the low bit keeps which moves are quiet.
-     * Killers get no bonus here: they ordered DVONN worse than the scores alone. */
-    int by_eval = tu->search_eval_order && depth >= tu->search_eval_order;
     for (int i = 0; i < n; i++) {
         uint32_t m = moves[i];
         if (m == ttmove) { sc[i] = 1 << 30; continue; }
         int hint = G(move_order)(p, m);
-        if (by_eval) {
-            POS c = *p;
-            G(play)(&c, m);
-            int csw = 0, ce;
-            if (G(over)(&c, &csw)) ce = csw == 0 ? 0 : (csw > 0) == (side == 0) ? SCORE_EVAL_MAX : -SCORE_EVAL_MAX;
-            else ce = G(side)(&c) == side ? S(static_eval)(t, &c) : -S(static_eval)(t, &c);
-            sc[i] = (ce + 2 * SCORE_EVAL_MAX) * 2 + (hint >= 200);
-            continue;
-        }
         int hs = t->hist[side][m & 0x3FFF] >> 4;
         sc[i] = hint * 4096 + (hs > 4095 ? 4095 : hs);
         if (m == k0) sc[i] += 500 * 4096;
         else if (m == k1) sc[i] += 400 * 4096;
-        else if (m == cm) sc[i] += tu->search_countermove * 4096;
     }
 
     /* A forced reply costs no depth (passes, single captures). */
     int newdepth = n == 1 ? depth : depth - 1;
 
-    /* Singular extension: a hash move whose stored lower bound no other move comes near, in a
-     * search of half the depth, is the only move here and is searched a ply deeper. */
-    int ttext = 0;
-    if (tu->search_singular && n > 1 && ply > 0 && depth >= tu->search_singular_depth && ttmove != MOVE_NONE &&
-        (h.flag & TT_LOWER) && h.depth != TT_DEPTH_PROVEN && h.depth >= depth - 3 &&
-        ply + 2 * depth < MAX_PLY - 8) {
-        int s = score_from_tt(h.score, ply);
-        int sbeta = s - tu->search_singular * depth;
-        if (s > -SCORE_EVAL_MAX && s < SCORE_EVAL_MAX && sbeta > -SCORE_EVAL_MAX) {
-            int found = 0, refuted = 0;
-            for (int i = 0; i < n && !refuted; i++) {
-                uint32_t m = pick_next(moves, sc, i, n);
-                if (m == ttmove) { found = 1; continue; }
-                POS c = *p;
-                G(play)(&c, m);
-                t->played[ply + 1] = m;
-                int cp = 0;
-                int v = S(child)(t, &c, G(side)(&c) == side, sbeta - 1, sbeta, (depth - 1) / 2, ply + 1, &cp);
-                if (t->stopped) return 0;
-                refuted = v >= sbeta;
-            }
-            ttext = found && !refuted;
-        }
-    }
     int alpha0 = alpha, best = -SCORE_INF, allproven = 1, cutproven = -1, bestcp = 0;
     uint32_t bestmove = MOVE_NONE;
     /* ABDADA: a later move another thread is searching waits for a second pass (the moves'
      * indexes, in moves[], after the first pass over all of them). */
     S(Shared) *sh = t->sh;
-    int abdada = sh->busy && depth >= tu->search_abdada;
+    int abdada = sh->busy && depth >= ABDADA_MIN_DEPTH;
     uint16_t deferred[MAXMOVES];
     int ndeferred = 0, first_pass = n;
     for (int k = 0; k < first_pass + ndeferred; k++) {
@@ -303,14 +250,12 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
             if (abdada) bk = S(busy_key)(key, m);
         }
         int32_t ms = sc[i];
-        int quiet = by_eval ? !(ms & 1) : ms < 200 * 4096;  /* ordering hints of 200 and more are never reduced */
+        int quiet = ms < 200 * 4096;  /* ordering hints of 200 and more are never reduced */
         /* Late-move pruning: near the horizon, outside the PV, the last quiet moves (sorted
          * below every move tried so far) are dropped; deferred moves ranked above them still
          * get their turn. */
-        if (k < first_pass &&
-            ((tu->search_lmp && !pvnode && depth <= tu->search_lmp_depth && quiet && i >= tu->search_lmp * depth &&
-              best > -SCORE_PROVEN_MIN) ||
-             (futile && quiet && i > 0 && best > -SCORE_PROVEN_MIN))) {
+        if (k < first_pass && tu->search_lmp && !pvnode && depth <= tu->search_lmp_depth && quiet &&
+            i >= tu->search_lmp * depth && best > -SCORE_PROVEN_MIN) {
             allproven = 0;
             first_pass = k;
             k--;
@@ -322,8 +267,6 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
         if (newdepth > 0) tt_prefetch(tt, G(hash)(&c));
         int same = G(side)(&c) == side;
         int cd = newdepth;
-        if (tu->search_phase_extension && G(phase_change)(p, &c)) cd += tu->search_phase_extension;
-        if (m == ttmove) cd += ttext;
         t->played[ply + 1] = m;
         if (bk) S(busy_mark)(sh, bk);
         int cp = 0, v;
@@ -333,15 +276,8 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
             /* Late, quiet moves are searched shallower first. */
             int r = 0;
             if (depth >= tu->search_lmr_min_depth && i >= tu->search_lmr_min_move && quiet) {
-                int r100 = tu->search_lmr_base +
-                           tu->search_lmr_log * LN100[depth < 255 ? depth : 255] * LN100[i < 254 ? i + 1 : 255] / 10000;
-                if (pvnode) r100 -= tu->search_lmr_pv;
-                if (!by_eval) r100 -= tu->search_lmr_history * (ms & 4095) / 4095;
-                r = r100 < 0 ? 0 : r100 / 100;
+                r = tu->search_lmr_base / 100;
                 if (r > cd - 1) r = cd - 1 > 0 ? cd - 1 : 0;
-                /* An odd reduction ends the line at another side or phase of a turn, which TZAAR's
-                 * evaluation scores hundreds apart: the reduced search then estimates nothing. */
-                if (tu->search_lmr_even) r &= ~1;
             }
             v = S(child)(t, &c, same, alpha, alpha + 1, cd - r, ply + 1, &cp);
             if (r && v > alpha && !t->stopped)
@@ -365,19 +301,9 @@ static int S(node)(S(Thread) *t, const POS *p, int alpha, int beta, int depth, i
                         t->killers[ply][1] = t->killers[ply][0];
                         t->killers[ply][0] = m;
                     }
-                    if (tu->search_countermove) *counter = m;  /* read only when on */
                     uint16_t *hh = &t->hist[side][m & 0x3FFF];
                     int32_t hv = *hh + depth * depth;
                     *hh = (uint16_t)(hv > 65535 ? 65535 : hv);
-                    if (tu->search_history_malus) {
-                        /* pick_next sorted the moves searched before this one into moves[0..i) */
-                        int pen = depth * depth * tu->search_history_malus / 100;
-                        for (int j = 0; j < (k < first_pass ? i : first_pass); j++) {
-                            if (moves[j] == m) continue;
-                            uint16_t *hq = &t->hist[side][moves[j] & 0x3FFF];
-                            *hq = (uint16_t)(*hq > pen ? *hq - pen : 0);
-                        }
-                    }
                     break;
                 }
             }
@@ -415,11 +341,9 @@ static void S(add_line)(S(Thread) *t, int want, uint32_t m, int v, int proven)
 
 /* One root iteration.  With multi-PV N, a move is searched with a full window until N
  * candidates are known, then against the N-th best score: whatever beats it is re-searched
- * with beta = rb, so every kept candidate has an exact score.  Returns the best score;
- * *completed = root moves fully searched (the iteration was cut short iff t->stopped).
- * An aspiration window (ra, rb) (multi-PV 1 only): a result <= ra or >= rb is a bound, and
- * the iteration ends at the first move that reaches rb. */
-static int S(root_search)(S(Thread) *t, int depth, int ra, int rb, int *proven, uint32_t *bestmove,
+ * with a full window, so every kept candidate has an exact score.  Returns the best score;
+ * *completed = root moves fully searched (the iteration was cut short iff t->stopped). */
+static int S(root_search)(S(Thread) *t, int depth, int *proven, uint32_t *bestmove,
                           int *completed)
 {
     const POS *p = &t->rootpos;
@@ -432,7 +356,7 @@ static int S(root_search)(S(Thread) *t, int depth, int ra, int rb, int *proven, 
     t->pvlen[0] = 0;
     /* ABDADA at the root too (one line wanted): a later move another thread is on waits. */
     S(Shared) *sh = t->sh;
-    int abdada = sh->busy && want == 1 && depth >= sh->tu.search_abdada;
+    int abdada = sh->busy && want == 1 && depth >= ABDADA_MIN_DEPTH;
     uint64_t rootkey = G(hash)(p);
     uint16_t deferred[MAXMOVES];
     int ndeferred = 0;
@@ -452,12 +376,12 @@ static int S(root_search)(S(Thread) *t, int depth, int ra, int rb, int *proven, 
         t->played[1] = m;
         if (bk) S(busy_mark)(sh, bk);
         if (t->nlines < want) {
-            v = S(child)(t, &c, same, ra, rb, depth - 1, 1, &cp);
+            v = S(child)(t, &c, same, -SCORE_INF, SCORE_INF, depth - 1, 1, &cp);
             if (bk) S(busy_clear)(sh, bk);
         } else {
             int alpha = t->lines[want - 1].score;
             v = S(child)(t, &c, same, alpha, alpha + 1, depth - 1, 1, &cp);
-            if (v > alpha && !t->stopped) v = S(child)(t, &c, same, alpha, rb, depth - 1, 1, &cp);
+            if (v > alpha && !t->stopped) v = S(child)(t, &c, same, alpha, SCORE_INF, depth - 1, 1, &cp);
             if (bk) S(busy_clear)(sh, bk);
             if (v <= alpha) {  /* a bound only: not a candidate */
                 if (t->stopped) break;
@@ -470,7 +394,6 @@ static int S(root_search)(S(Thread) *t, int depth, int ra, int rb, int *proven, 
         ++*completed;
         if (!cp) allproven = 0;
         S(add_line)(t, want, m, v, cp);
-        if (v >= rb) break;  /* fail high: the caller widens the window */
     }
     if (t->nlines == 0) return -SCORE_INF;
     /* The candidates first, best first, next time; the rest keep their order. */
@@ -523,25 +446,6 @@ static void S(extend_lines)(S(Thread) *t, SearchResult *res, int want)
     }
 }
 
-/* When to start no new iteration, in ns from the start.  With prm->soft_ms: that time,
- * stretched while the best move keeps changing (up to 1.9x) or the score falls (up to 1.4x),
- * shrunk once the move has stood still for a while (0.8x); the deadline (time_ms) still
- * cuts any iteration.  Without: 45 % of time_ms, as the next iteration costs a multiple of
- * this one.  Called once per published iteration, under the lock. */
-static double S(last_start_ns)(S(Shared) *sh, int d, int v, uint32_t bm)
-{
-    const SearchParams *prm = sh->prm;
-    if (prm->soft_ms <= 0) return (double)prm->time_ms * 0.45e6;  /* doubles: no overflow */
-    if (d > 1) sh->best_changes = sh->best_changes / 2 + (bm != sh->last_best);
-    double fall = d > 1 && v < sh->last_score ? (double)(sh->last_score - v) / 200.0 : 0.0;
-    sh->last_best = bm;
-    sh->last_score = v;
-    double scale = (1.0 + 0.6 * (sh->best_changes > 1.5 ? 1.5 : sh->best_changes)) *
-                   (1.0 + (fall > 0.4 ? 0.4 : fall));
-    if (d > 4 && sh->best_changes < 0.1) scale *= 0.8;
-    return (double)prm->soft_ms * 1e6 * scale;
-}
-
 /* The root's only action is the whole decision: it hands the move over or ends the game.
  * (TZAAR's forced first capture is not: the turn's second action still needs the search.) */
 static int S(settled)(const S(Thread) *t)
@@ -580,7 +484,8 @@ static void S(publish)(S(Thread) *t, int d, int v, uint32_t bm, int proven)
         int stop = proven || d >= sh->max_depth;
         if (prm->time_ms > 0) {
             double used = (double)(now_ns() - sh->start_ns);
-            if (S(settled)(t) || used > S(last_start_ns)(sh, d, v, bm)) stop = 1;
+            /* the next iteration costs a multiple of this one: none after 45 % of the time */
+            if (S(settled)(t) || used > (double)prm->time_ms * 0.45e6) stop = 1;
         }
         if (stop) __atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
     }
@@ -591,9 +496,7 @@ static void S(iterate)(S(Thread) *t)
 {
     S(Shared) *sh = t->sh;
     SearchResult *res = sh->res;
-    /* Lazy SMP's helpers start (and stay) a depth ahead; ABDADA's search the main thread's. */
-    int ahead = sh->busy ? 0 : (t->id & 1);
-    int d = 1 + ahead;
+    int d = 1;
     while (d <= sh->max_depth && !__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) {
         t->root_depth = d;
         t->seldepth = 0;
@@ -601,22 +504,7 @@ static void S(iterate)(S(Thread) *t)
             for (int i = 0; i < (1 << 14); i++) t->hist[s][i] >>= 1;
         int proven = 0, completed = 0;
         uint32_t bm;
-        /* Aspiration: a window around the last score, widened (doubling) on the side it fails. */
-        int w = sh->tu.search_aspiration, ra = -SCORE_INF, rb = SCORE_INF;
-        if (w && d >= 4 && sh->multipv == 1 && t->have_prev && t->prev_score > -SCORE_EVAL_MAX &&
-            t->prev_score < SCORE_EVAL_MAX) {
-            ra = t->prev_score - w;
-            rb = t->prev_score + w;
-        }
-        int v;
-        for (;;) {
-            v = S(root_search)(t, d, ra, rb, &proven, &bm, &completed);
-            if (t->stopped) break;
-            if (v <= ra) ra = v - w > -SCORE_EVAL_MAX ? v - w : -SCORE_INF;
-            else if (v >= rb) rb = v + w < SCORE_EVAL_MAX ? v + w : SCORE_INF;
-            else break;
-            if (w < SCORE_EVAL_MAX) w *= 2;
-        }
+        int v = S(root_search)(t, d, &proven, &bm, &completed);
         if (t->stopped) {
             /* Keep a move that already beat the previous best at the new depth. */
             pthread_mutex_lock(&sh->lock);
@@ -633,17 +521,10 @@ static void S(iterate)(S(Thread) *t)
             pthread_mutex_unlock(&sh->lock);
             break;
         }
-        t->prev_score = v;
-        t->have_prev = 1;
         S(publish)(t, d, v, bm, proven);
         /* Skip depths other threads already finished. */
         int done = __atomic_load_n(&sh->done_depth, __ATOMIC_RELAXED);
-        int next = done + 1 + ahead;
-        d = next > d + 1 ? next : d + 1;
-        /* Odd depths end a TZAAR line after the first action of a turn, a kind of position the
-         * evaluation was not fitted on (README, "TZAAR: why the stack table's weights need 5.2x
-         * the nodes"). */
-        if (sh->tu.search_whole_turns && (d & 1) && d < sh->max_depth) d++;
+        d = done + 1 > d + 1 ? done + 1 : d + 1;
     }
 }
 
@@ -705,7 +586,7 @@ static int S(search)(const POS *root, const SearchParams *prm, TT *tt, SearchRes
         pthread_mutex_destroy(&sh.lock);
         return -1;
     }
-    if (nthreads > 1 && sh.tu.search_abdada) sh.busy = calloc(BUSY_SIZE, sizeof *sh.busy);
+    if (nthreads > 1) sh.busy = calloc(BUSY_SIZE, sizeof *sh.busy);
     tt_new_search(tt);
     for (int i = 0; i < nthreads; i++) {
         th[i].sh = &sh;

@@ -323,11 +323,6 @@ uint64_t dv_perft_stoppable(const DvPos *p, int depth, const int32_t *stop, int 
     return total;
 }
 
-int dv_phase_change(const DvPos *parent, const DvPos *child)
-{
-    return parent->phase == 0 && child->phase == 1;
-}
-
 int dv_null_move(const DvPos *p, DvPos *out)
 {
     if (p->phase != 1) return 0;  /* placements alternate by count: no pass to imagine */

@@ -47,8 +47,6 @@ int      dv_eval(const DvPos *p);
 uint64_t dv_hash(const DvPos *p);
 /* The evaluation with White (out[0]) and with Black (out[1]) to act, from one pass. */
 void     dv_eval_pair(const DvPos *p, int32_t out[2]);
-/* The move from parent to child starts a new phase (the search may extend it). */
-int      dv_phase_change(const DvPos *parent, const DvPos *child);
 /* The position with the turn passed, for null-move pruning: 1, or 0 where none is imagined. */
 int      dv_null_move(const DvPos *p, DvPos *out);
 uint64_t dv_perft(const DvPos *p, int depth);

@@ -2,7 +2,6 @@
  * (dvonn_eval.h).  One body serves the search (no trace, inlined away) and `eval`. */
 #include "dvonn_eval.h"
 #include "dvonn_geom.h"
-#include "dvonn_net.h"
 
 #include <string.h>
 #if defined(__SSE2__) && defined(__x86_64__)
@@ -25,7 +24,6 @@ typedef struct {
     int v[2];      /* per colour: placement points, or the stacking sums in 1/64 point */
     int cut[2];    /* best cut-off the colour can make (cut_gain; 0 when not scored) */
     int reach[2];  /* tallest enemy stack a mobile stack of the colour can take */
-    int net[2];    /* the network's term with each colour to act */
 } DvParts;
 
 static inline __attribute__((always_inline)) void placement_eval(const DvPos *p, const DvWeights *w, double *tr,
@@ -127,7 +125,6 @@ void dv_eval_init(void)
         BYTE_MASK[m] = 0;
         for (int i = 0; i < 8; i++) if (m >> i & 1) BYTE_MASK[m] |= 0xFFull << (8 * i);
     }
-    dv_net_init();
 }
 
 /* What own_sums also finds when asked: the landing points of the stacks that are not
@@ -332,7 +329,6 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
             e->cut[1] = cut_gain(p, 1, cutv);
         }
     }
-    if (w->net) dv_net_pair(p, w->net, e->net);
 }
 
 /* The evaluation with `side` to act, from its view. */
@@ -349,8 +345,7 @@ static inline __attribute__((always_inline)) int side_eval(const DvParts *e, con
     TRACE(DVW_capture_now, side, now);
     TRACE(DVW_capture_next, side ^ 1, next);
     TRACE(DVW_tempo, side, w->tempo);
-    TRACE(DVW_net, side, e->net[side]);
-    return (v[side] - v[side ^ 1]) / 64 + (cut_now - cut_next) + now - next + w->tempo + e->net[side];
+    return (v[side] - v[side ^ 1]) / 64 + (cut_now - cut_next) + now - next + w->tempo;
 }
 
 /* always inlined: the search's copy has no trace code at all */
@@ -358,8 +353,7 @@ static inline __attribute__((always_inline)) void eval_parts(const DvPos *p, con
                                                              DvParts *e)
 {
     *e = (DvParts){0};
-    /* Late placements may be scored as stacking positions: one scale across the phase change. */
-    if (p->phase == 0 && p->placed < w->place_stacking_from) placement_eval(p, w, tr, e);
+    if (p->phase == 0) placement_eval(p, w, tr, e);
     else stacking_eval(p, w, tr, e);
 }
 

@@ -16,8 +16,6 @@
     X(place_edge, 15, "placement: own piece on the edge") \
     X(place_own_nbr, -2, "placement: per own neighbour of each own piece (a pair counts twice)") \
     X(place_red_majority, 44, "placement: per red with more own than enemy neighbours") \
-    X(place_stacking_from, 50, "placement: from this many pieces placed, score as in stacking (50 = never)") \
-    X(place_full_width_from, 50, "search: from this many pieces placed, no reduced placements (50 = never)") \
     DV_PLACE_TABLE(X) \
     X(field, 122, "stacking: field value of each own stack (64 + 64/4^d per red at distance d)") \
     X(height_on_red, -45, "stacking: per piece of an own stack holding a red") \
@@ -34,8 +32,7 @@
     X(stuck_pieces, 25, "stacking: per piece in an own stack with nowhere to land, ever (cells only empty)") \
     X(capture_now, -3, "stacking: per piece of the tallest enemy stack the side to act can land on") \
     X(capture_next, 9, "stacking: per piece of the tallest stack of the side to act its opponent can land on") \
-    DV_STACK_TABLE(X) \
-    X(net, 0, "stacking: the small network's term (dvonn_net.c) in percent of its trained size (0 = not computed)")
+    DV_STACK_TABLE(X)
 
 /* Placement: a value per own piece by how near the reds it is (next to one / two steps / farther),
  * whether it is on the edge (able to move when stacking starts) and how many own pieces are its

@@ -10,26 +10,11 @@
 #define DV_search_lmr_min_depth 3
 #define DV_search_lmr_min_move 3
 #define DV_search_lmr_base 100
-#define DV_search_lmr_log 0
-#define DV_search_lmr_pv 0
-#define DV_search_lmr_history 0
-#define DV_search_lmr_even 0
-#define DV_search_aspiration 0
 #define DV_search_lmp 3
 #define DV_search_lmp_depth 2
-#define DV_search_countermove 0
-#define DV_search_phase_extension 0
 #define DV_search_rfp 0
 #define DV_search_rfp_depth 3
-#define DV_search_futility 0
 #define DV_search_nullmove 2
-#define DV_search_whole_turns 0
-#define DV_search_history_malus 0
-#define DV_search_iir 0
-#define DV_search_singular 0
-#define DV_search_singular_depth 6
-#define DV_search_eval_order 0
-#define DV_search_abdada 0
 
 #define GAME_NAME dvonn
 #define GP dv

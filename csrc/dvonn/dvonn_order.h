@@ -32,10 +32,7 @@ static inline int dv_move_order(const DvPos *p, uint32_t move)
             int d = DIST[t][ctz64(r)];
             if (d < dmin) dmin = d;
         }
-        /* Ordering hints of 200 and more exempt a move from late-move reductions: a reduced
-         * line near the phase change would be scored in the other phase. */
-        int full = p->placed >= dv_weights.w.place_full_width_from ? 200 : 0;
-        return 100 - 10 * dmin + full;
+        return 100 - 10 * dmin;
     }
     /* without branches: which targets are enemy or red stacks is anyone's guess */
     int h = p->height[t] > 10 ? 10 : p->height[t];

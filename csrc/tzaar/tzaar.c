@@ -579,13 +579,6 @@ int tz_move_order(const TzPos *p, uint32_t m)
     return reduce ? 10 + (v - 10) * 130 / 390 : v;
 }
 
-int tz_phase_change(const TzPos *parent, const TzPos *child)
-{
-    (void)parent;
-    (void)child;
-    return 0;
-}
-
 /* A whole turn passed, imagined only at a turn's start (the second action can pass for real)
  * and only when the receiver can capture (else it would lose at once: no bound to learn). */
 int tz_null_move(const TzPos *p, TzPos *out)

@@ -56,8 +56,6 @@ uint64_t tz_hash(const TzPos *p);
 static inline uint64_t tz_eval_key(const TzPos *p) { return tz_hash(p); }
 void     tz_eval_pair(const TzPos *p, int32_t out[2]);
 int      tz_move_order(const TzPos *p, uint32_t move);
-/* The move from parent to child starts a new phase (the search may extend it). */
-int      tz_phase_change(const TzPos *parent, const TzPos *child);
 /* No null move in TZAAR (a turn is two actions): always 0. */
 int      tz_null_move(const TzPos *p, TzPos *out);
 uint64_t tz_perft(const TzPos *p, int depth);

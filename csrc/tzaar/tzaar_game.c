@@ -9,26 +9,11 @@
 #define TZ_search_lmr_min_depth 3
 #define TZ_search_lmr_min_move 3
 #define TZ_search_lmr_base 100
-#define TZ_search_lmr_log 0
-#define TZ_search_lmr_pv 0
-#define TZ_search_lmr_history 0
-#define TZ_search_lmr_even 0
-#define TZ_search_aspiration 0
 #define TZ_search_lmp 0
 #define TZ_search_lmp_depth 2
-#define TZ_search_countermove 0
-#define TZ_search_phase_extension 0
 #define TZ_search_rfp 300
 #define TZ_search_rfp_depth 3
-#define TZ_search_futility 0
 #define TZ_search_nullmove 0
-#define TZ_search_whole_turns 0
-#define TZ_search_history_malus 0
-#define TZ_search_iir 0
-#define TZ_search_singular 0
-#define TZ_search_singular_depth 6
-#define TZ_search_eval_order 0
-#define TZ_search_abdada 0
 
 #define GAME_NAME tzaar
 #define GP tz

@@ -75,8 +75,6 @@ class Options:
                                                 # SPRT-confirmed, hence off; protocol.md 6.1)
     multipv: int = number(1, 1, 10)           # candidates analyze reports (core MAX_MULTIPV)
     ponder: str = choice("off", "off", "on")  # search on the opponent's time (engine/ponder.py)
-    timeman: str = choice("classic", "classic", "adaptive")  # adaptive: soft/hard clock use (not yet
-                                                             # SPRT-confirmed, hence classic; protocol.md 6.3)
     book: str = choice("off", "off", "on")    # genmove plays the game's opening book (engine/book.py)
     level: int = number(levels.FULL, 1, levels.FULL, level_set)  # genmove's strength (engine/levels.py)
     # the level's measured Elo in the current game; setting it picks that game's nearest level

@@ -6,14 +6,13 @@ played with random.Random(seed) by the Python rules.  DVONN: seeds 11..14, cut a
 cut after 3, 6, 9 and 12 turns.
 
 Reports: C perft vs Python perft speed ratio, nodes/s, depth reached in a
-fixed time, and the time-to-depth speed-up of 2 threads over 1, with lazy SMP
-and with ABDADA (the weight <game>.search_abdada).
+fixed time, and the time-to-depth speed-up of 2 threads (ABDADA) over 1.
 With --against TREE: the fixed-depth searches, each run alternately by this
 tree's compiled core and TREE's (loaded into the same process), timed in CPU
 time; per round the nodes/s of both and their ratio, medians printed.
 Usage: gipf-bench [--time-ms 1000] [--quick] [--fixed-depth]
                      [--against TREE [--rounds 5]]
-                     [--smp [--game G] [--smp-depth D] [--abdada D]]
+                     [--smp [--game G] [--smp-depth D]]
 """
 from __future__ import annotations
 
@@ -88,37 +87,23 @@ def bench_search(game, positions, time_ms):
           f"(min {min(depths)}, max {max(depths)})")
 
 
-def set_abdada(game: str, value: int | None) -> None:
-    """The game's search_abdada: value, or its default with None."""
-    if value is None:
-        value = next(w.default for w in core.weights(game) if w.name == "search_abdada")
-    core.set_weight(game, "search_abdada", value)
-
-
-def bench_smp(game, positions, depth, abdada):
-    """Wall time to a depth with one thread, two with lazy SMP and two with ABDADA (its
-    weight at `abdada`), each from an empty table; the ratios are one thread's time over two's."""
-    ratios = {"lazy SMP": [], f"ABDADA {abdada}": []}
-    totals = [0.0, 0.0, 0.0]
+def bench_smp(game, positions, depth):
+    """Wall time to a depth with one thread and with two (ABDADA), each from an empty table;
+    the ratios are one thread's time over two's."""
+    ratios = []
+    totals = [0.0, 0.0]
     for i, g in enumerate(positions, 1):
         progress(f"{game} 2 threads vs 1 to depth {depth}", i, len(positions))
         args = (list(g.cells), g.side, core.phase(g))
         times = []
-        for threads, deferral in ((1, 0), (2, 0), (2, abdada)):
-            set_abdada(game, deferral)
-            try:
-                core.clear_hash()
-                r = core.search(game, *args, depth=depth, threads=threads, hash_mb=64)
-            finally:
-                set_abdada(game, None)
-            times.append(r.time_ms)
-        for k, name in enumerate(ratios, 1):
-            ratios[name].append(times[0] / max(times[k], 1e-3))
+        for threads in (1, 2):
+            core.clear_hash()
+            times.append(core.search(game, *args, depth=depth, threads=threads, hash_mb=64).time_ms)
+        ratios.append(times[0] / max(times[1], 1e-3))
         totals = [t + x for t, x in zip(totals, times)]
-    for k, (name, rs) in enumerate(ratios.items(), 1):
-        print(f"{game}: time to depth {depth} over {len(positions)} positions, 2 threads ({name}) vs 1: "
-              f"speed-up median {statistics.median(rs):.2f}x (min {min(rs):.2f}, max {max(rs):.2f}), "
-              f"total time {totals[0] / max(totals[k], 1e-3):.2f}x, on {os.cpu_count()} CPUs")
+    print(f"{game}: time to depth {depth} over {len(positions)} positions, 2 threads vs 1: "
+          f"speed-up median {statistics.median(ratios):.2f}x (min {min(ratios):.2f}, max {max(ratios):.2f}), "
+          f"total time {totals[0] / max(totals[1], 1e-3):.2f}x, on {os.cpu_count()} CPUs")
 
 
 def bench_fixed_depth(game, positions, depth):
@@ -216,12 +201,10 @@ def run(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=5,
                     help="with --against: how many times every search runs on each build (default 5)")
     ap.add_argument("--smp", action="store_true",
-                    help="only the two-thread stage: time to depth with lazy SMP and with ABDADA")
+                    help="only the two-thread stage: time to depth with two threads against one")
     ap.add_argument("--smp-depth", type=int, metavar="D",
                     help="the two-thread stage's depth (default: each game's, "
                          + ", ".join(f"{GAMES[g].title} {plan.smp[1]}" for g, plan in plans().items()) + ")")
-    ap.add_argument("--abdada", type=int, default=2, metavar="D",
-                    help="the two-thread stage's ABDADA run: search_abdada D (default 2)")
     ap.add_argument("--game", choices=sorted(plans()), help="only this game")
     a = ap.parse_args(argv)
     if not core.AVAILABLE:
@@ -241,9 +224,6 @@ def run(argv=None) -> int:
     if a.smp_depth is not None and not 1 <= a.smp_depth <= 30:
         print("bench: --smp-depth must be from 1 to 30", file=sys.stderr)
         return 1
-    if not 1 <= a.abdada <= 40:
-        print("bench: --abdada must be from 1 to 40", file=sys.stderr)
-        return 1
     print(f"core {core.core_version()}")
     for game, plan in plans().items():
         if not core.has_game(game) or a.game not in (None, game):
@@ -252,7 +232,7 @@ def run(argv=None) -> int:
         games = positions(game, plan.seeds, plan.cuts)
         smp_depth = a.smp_depth or smp_depth
         if a.smp:
-            bench_smp(game, [g for g in games if g.ply >= smp_ply], smp_depth, a.abdada)
+            bench_smp(game, [g for g in games if g.ply >= smp_ply], smp_depth)
             continue
         if other is not None:
             bench_against(game, [g for g in games if g.ply >= fixed_ply], fixed_depth, other, a.rounds)
@@ -264,7 +244,7 @@ def run(argv=None) -> int:
             games = games[::3]
         bench_perft(game, [g for g in games if g.ply >= perft_ply], perft_depth)
         bench_search(game, games, a.time_ms)
-        bench_smp(game, [g for g in games if g.ply >= smp_ply], smp_depth, a.abdada)
+        bench_smp(game, [g for g in games if g.ply >= smp_ply], smp_depth)
     return 0
 
 

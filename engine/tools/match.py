@@ -6,8 +6,7 @@ Colours alternate every game.  Openings: a game's seeded random layouts (TZAAR's
 `--openings random`) come in seed pairs (each layout once with each colour);
 for a game without them, `--random-openings N` makes N random prefixes of P moves
 (`--opening-plies P`; in DVONN placements) from --seed, each also played twice
-with colours swapped (the old spellings `--dvonn-openings`, `--dvonn-opening-plies`
-still work).  `--concurrency N` plays N games at once, each worker
+with colours swapped.  `--concurrency N` plays N games at once, each worker
 with its own pair of engine processes.  Games 2k and 2k+1 are a pair: the same
 opening, colours swapped.  `--sprt elo0 elo1 alpha beta` stops once the
 log-likelihood ratio leaves [log(beta/(1-alpha)), log((1-beta)/alpha)]; it is
@@ -31,7 +30,6 @@ Examples:
 """
 from __future__ import annotations
 
-import argparse
 import csv
 import queue
 import sys
@@ -160,14 +158,6 @@ def contest(game: str) -> str:
     return notation.contest
 
 
-class Spelled(argparse.Action):
-    """Stores the value and the spelling given, so that a message names the flag as typed."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        setattr(namespace, self.dest, values)
-        setattr(namespace, f"{self.dest}_flag", option_string)
-
-
 def parse_args(argv=None):
     parser = cli.parser("match", __doc__)
     parser.add_argument("--a", required=True, type=cli.command, help="command starting engine A")
@@ -188,16 +178,10 @@ def parse_args(argv=None):
     parser.add_argument("--increment", type=int, default=0, help="ms added per move with --gametime")
     parser.add_argument("--openings", choices=["fixed", "random"], default="fixed",
                         help="a game with seeded layouts: the fixed layout or seeded random layouts in pairs")
-    parser.add_argument("--random-openings", action=Spelled, type=int, default=0, metavar="N",
+    parser.add_argument("--random-openings", type=int, default=0, metavar="N",
                         help="a game without seeded layouts: N random opening prefixes, each played twice")
-    parser.add_argument("--opening-plies", action=Spelled, type=int, default=6, metavar="P",
+    parser.add_argument("--opening-plies", type=int, default=6, metavar="P",
                         help="moves in each random opening prefix (default 6)")
-    parser.set_defaults(random_openings_flag="--random-openings", opening_plies_flag="--opening-plies")
-    for name, rules in GAMES.items():  # the old per-game spellings (--dvonn-openings), hidden
-        if not rules.has_openings:
-            for old, dest in (("openings", "random_openings"), ("opening-plies", "opening_plies")):
-                parser.add_argument(f"--{name}-{old}", dest=dest, action=Spelled, type=int,
-                                    default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
     parser.add_argument("--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
                         help="stop when the SPRT of elo0 against elo1 is decided")
@@ -222,16 +206,16 @@ def parse_args(argv=None):
         parser.error("--b-codecup cannot start from an opening prefix: the CodeCup protocol "
                      "has no set-up command")
     if args.random_openings and GAMES[args.game].has_openings:
-        parser.error(f"{args.random_openings_flag} is for games without seeded layouts; "
+        parser.error("--random-openings is for games without seeded layouts; "
                      f"{GAMES[args.game].title} has --openings random")
     if args.concurrency < 1:
         parser.error("--concurrency must be at least 1")
     if args.games is not None and args.games < 1:
         parser.error("--games must be at least 1")
     if args.random_openings < 0:
-        parser.error(f"{args.random_openings_flag} must not be negative")
+        parser.error("--random-openings must not be negative")
     if not 0 <= args.opening_plies <= 40:
-        parser.error(f"{args.opening_plies_flag} is 0 to 40")
+        parser.error("--opening-plies is 0 to 40")
     if args.movetime < 0 or args.gametime < 0 or args.increment < 0 or args.move_timeout < 0:
         parser.error("times must not be negative")
     if not 0 < args.codecup_timeout < 1e6:
