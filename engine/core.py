@@ -259,25 +259,35 @@ class Weight:
     value: int
     default: int
     help: str
+    low: int = -WEIGHT_MAX   # the values that take effect (a search parameter's are clamped)
+    high: int = WEIGHT_MAX
 
 
 def weights(game: str) -> list[Weight]:
-    """The game's named weights, current and default values: the evaluation's
-    (csrc/<game>/<game>_eval.h), then the search parameters (search_*, csrc/core/search.h)."""
+    """The game's named weights, current and default values, meanings and ranges, as the core
+    declares them: the evaluation's (csrc/<game>/<game>_eval.h), then the search parameters
+    (search_*, csrc/core/search_params.h)."""
     _require(game)
     out = []
     name, text = _ffi.new("const char **"), _ffi.new("const char **")
     value, default = _ffi.new("int *"), _ffi.new("int *")
+    low, high = _ffi.new("int *"), _ffi.new("int *")
     for i in range(_lib.core_weight_count(_game_id(game))):
         _lib.core_weight_info(_game_id(game), i, name, text, value, default)
+        _lib.core_weight_range(_game_id(game), i, low, high)
         out.append(Weight(_ffi.string(name[0]).decode(), int(value[0]), int(default[0]),
-                          _ffi.string(text[0]).decode()))
+                          _ffi.string(text[0]).decode(), int(low[0]), int(high[0])))
     return out
 
 
 def eval_weights(game: str) -> list[Weight]:
     """The evaluation's weights only (those eval_terms measures), in the same order."""
     return weights(game)[:_lib.core_eval_weight_count(_game_id(game))]
+
+
+def search_parameters(game: str) -> list[Weight]:
+    """The search's parameters only (search_*), with the game's defaults and their ranges."""
+    return weights(game)[_lib.core_eval_weight_count(_game_id(game)):]
 
 
 def set_weight(game: str, name: str, value: int) -> None:

@@ -1,4 +1,4 @@
-"""The search parameters (csrc/core/search.h): named weights `<game>.search_*`, each with an effect."""
+"""The search parameters (csrc/core/search_params.h): named weights `<game>.search_*`, each with an effect."""
 from __future__ import annotations
 
 import random
@@ -68,7 +68,11 @@ def test_search_parameters_follow_the_evaluation_weights_and_have_no_eval_terms(
         evaluation = [w.name for w in core.eval_weights(game)]
         assert names[:len(evaluation)] == evaluation
         assert all(n.startswith("search_") for n in names[len(evaluation):])
-        assert names[len(evaluation):] == SEARCH_PARAMETERS
+        params = core.search_parameters(game)
+        assert names[len(evaluation):] == [w.name for w in params] == SEARCH_PARAMETERS
+        for w in params:  # one table gives each its range, named in its help, around its default
+            assert w.help.endswith(f" ({w.low}..{w.high})") and w.low <= w.default <= w.high
+        assert all((w.low, w.high) == (-core.WEIGHT_MAX, core.WEIGHT_MAX) for w in core.eval_weights(game))
         assert not any(n.startswith("search_") for n in evaluation)
     g = dvonn_at(49, 4)
     _, terms = core.eval_terms("dvonn", list(g.cells), g.side, core.phase(g))

@@ -6,6 +6,8 @@
 #include <pthread.h>
 #include <string.h>
 
+_Static_assert(CORE_WEIGHT_MAX == WEIGHT_LIMIT, "one limit of a weight's value");
+
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static TT g_tt;
@@ -175,6 +177,7 @@ void core_clear_hash(void)
  * and its index there, or NULL. */
 static const WeightTable *weight_table(int game, int *i)
 {
+    pthread_once(&g_once, global_init);  /* the search parameters' defaults are set up there */
     const GameOps *ops = game_ops(game);
     if (!ops || *i < 0) return NULL;
     const WeightTable *t = &ops->eval_weights;
@@ -207,6 +210,15 @@ int core_weight_info(int game, int i, const char **name, const char **help, int 
     pthread_mutex_lock(&g_lock);
     *value = t->values[i];
     pthread_mutex_unlock(&g_lock);
+    return 0;
+}
+
+int core_weight_range(int game, int i, int *low, int *high)
+{
+    const WeightTable *t = weight_table(game, &i);
+    if (!t) return -1;
+    *low = t->info[i].low;
+    *high = t->info[i].high;
     return 0;
 }
 

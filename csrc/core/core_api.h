@@ -119,11 +119,14 @@ int  core_prepare(int hash_mb);
 void core_clear_hash(void);
 
 /* Named weights, changed between searches: the evaluation's (the game's <game>_eval.h;
- * indexes below core_eval_weight_count), then the search parameters (core/search.h, the
- * defaults the game's own).  core_weight_set waits for a running search and clears the TT. */
+ * indexes below core_eval_weight_count), then the search parameters (core/search_params.h,
+ * the defaults the game's own).  core_weight_range: the values that take effect (a search
+ * parameter outside its range is clamped; an evaluation weight's is +-CORE_WEIGHT_MAX).
+ * core_weight_set waits for a running search and clears the TT. */
 int  core_eval_weight_count(int game);
 int  core_weight_count(int game);
 int  core_weight_info(int game, int i, const char **name, const char **help, int *value, int *deflt);
+int  core_weight_range(int game, int i, int *low, int *high);
 int  core_weight_set(int game, int i, int value);
 /* Static evaluation (*out, side to act's view) and terms[2*i + c] = weight i's share
  * for colour c (0 White, 1 Black); terms needs room for 2 * core_eval_weight_count(game). */

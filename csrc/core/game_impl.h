@@ -5,7 +5,8 @@
  *   GAME_NAME  the game's name token (dvonn): the table is <GAME_NAME>_game, its .name the string
  *   GP, GPU    the prefix in lower and upper case (dv, DV): GP_gen ..., GPU_POINTS ...
  *   POS        the position type (DvPos)
- *   GPU_search_lmr_min_depth ...  every search parameter's default (SEARCH_TUNING in search.h)
+ *   GAME_SEARCH_VALUES(X)  the search parameters whose value the game changes, X(name, value)
+ *              each (search_params.h); empty when the shared defaults serve
  * The game's header defines GPU_POINTS, GPU_MAX_MOVES, GPU_TURN_ACTIONS, GPU_NWEIGHTS and
  * GPU_WEIGHT_INFO; its evaluation the set GP_weights. */
 #ifndef GIPF_GAME_IMPL_H
@@ -14,8 +15,8 @@
 #error "game_impl.h instantiates one game per translation unit"
 #endif
 
-#if !defined(GAME_NAME) || !defined(GP) || !defined(GPU) || !defined(POS)
-#error "define GAME_NAME, GP, GPU and POS before including game_impl.h"
+#if !defined(GAME_NAME) || !defined(GP) || !defined(GPU) || !defined(POS) || !defined(GAME_SEARCH_VALUES)
+#error "define GAME_NAME, GP, GPU, POS and GAME_SEARCH_VALUES before including game_impl.h"
 #endif
 
 #ifndef _POSIX_C_SOURCE
@@ -43,11 +44,19 @@ _Static_assert(sizeof(POS) <= GAME_POS_BYTES, "GAME_POS_BYTES (game_ops.h) is to
 _Static_assert(GU(MAX_MOVES) <= CORE_MAX_MOVES, "core_legal's buffer (CORE_MAX_MOVES) is too small");
 _Static_assert(GU(TURN_ACTIONS) >= 1 && GU(TURN_ACTIONS) <= CORE_TURN_MAX, "turn actions out of range");
 
-#define GAME_SEARCH_DEFAULT(name) GU(name)
-static SearchTuningSet S(search_tuning) = {{SEARCH_TUNING(WEIGHT_DEFAULT, GAME_SEARCH_DEFAULT)}};
-static const WeightInfo S(search_tuning_info)[SEARCH_NTUNING] = {SEARCH_TUNING(WEIGHT_INFO, GAME_SEARCH_DEFAULT)};
+/* The game's search parameters: the shared defaults with its own values (set up by
+ * S(ops_global_init)). */
+static SearchTuningSet S(search_tuning);
+static WeightInfo S(search_tuning_info)[SEARCH_NPARAMS];
+static const SearchValue S(search_own)[] = {GAME_SEARCH_VALUES(SEARCH_VALUE) {-1, 0}};  /* {-1, 0} ends it */
 
-#include "search_impl.h"
+#include "history.h"
+#include "reduce.h"
+#include "search_thread.h"
+#include "movepick.h"
+#include "prune.h"
+#include "search_node.h"
+#include "search_root.h"
 #include "solve_impl.h"
 
 /* A later action of the turn when the PV does not reach it (short or TT-cut PV): a short
@@ -98,6 +107,8 @@ static void S(ops_global_init)(void)
 {
     G(global_init)();
     G(eval_init)();
+    int nown = (int)(sizeof S(search_own) / sizeof *S(search_own)) - 1;
+    search_params_init(&S(search_tuning), S(search_tuning_info), S(search_own), nown);
 }
 static void S(ops_init)(void *p, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                         int side, int phase)
@@ -136,5 +147,5 @@ const GameOps CAT(GAME_NAME, _game) = {
     .search = S(search_turn),
     .solve = S(ops_solve),
     .eval_weights = {G(weights).v, GU(WEIGHT_INFO), GU(NWEIGHTS)},
-    .search_tuning = {S(search_tuning).v, S(search_tuning_info), SEARCH_NTUNING},
+    .search_tuning = {S(search_tuning).v, S(search_tuning_info), SEARCH_NPARAMS},
 };

@@ -1,27 +1,28 @@
-/* The search's game-independent pieces; search_impl.h is compiled per game (game_impl.h). */
-#define _POSIX_C_SOURCE 200809L
+/* The search's game-independent pieces: its parameters' table (search_params.h); the search
+ * itself is compiled per game (game_impl.h). */
 #include "search.h"
 
-#include <pthread.h>
-#include <stdlib.h>
 #include <string.h>
-#include <stdint.h>
-#include <time.h>
 
-#include "clock_ns.h"
+#define STR_(a) #a
+#define STR(a) STR_(a)
+#define SEARCH_PARAM_INFO_ROW(name, low, high, deflt, help) \
+    [SP_##name] = {#name, deflt, help " (" STR(low) ".." STR(high) ")", low, high},
+const WeightInfo SEARCH_PARAM_INFO[SEARCH_NPARAMS] = {SEARCH_PARAMS(SEARCH_PARAM_INFO_ROW)};
 
-static inline int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
-
-SearchTuning search_tuning_clamped(const SearchTuning *set)
+void search_params_init(SearchTuningSet *set, WeightInfo *info, const SearchValue *own, int nown)
 {
-    SearchTuning tu = *set;
-    tu.search_lmr_min_depth = clampi(tu.search_lmr_min_depth, 1, 20);
-    tu.search_lmr_min_move = clampi(tu.search_lmr_min_move, 1, 100);
-    tu.search_lmr_base = clampi(tu.search_lmr_base, 0, 400);
-    tu.search_lmp = clampi(tu.search_lmp, 0, 100);
-    tu.search_lmp_depth = clampi(tu.search_lmp_depth, 1, 6);
-    tu.search_rfp = clampi(tu.search_rfp, 0, 100000);
-    tu.search_rfp_depth = clampi(tu.search_rfp_depth, 1, 20);
-    tu.search_nullmove = clampi(tu.search_nullmove, 0, 6);
-    return tu;
+    memcpy(info, SEARCH_PARAM_INFO, sizeof SEARCH_PARAM_INFO);
+    for (int i = 0; i < nown; i++) info[own[i].index].deflt = own[i].value;
+    for (int i = 0; i < SEARCH_NPARAMS; i++) set->v[i] = info[i].deflt;
+}
+
+SearchTuning search_params_clamped(const SearchTuning *set)
+{
+    SearchTuningSet tu = {.w = *set};
+    for (int i = 0; i < SEARCH_NPARAMS; i++) {
+        const WeightInfo *w = &SEARCH_PARAM_INFO[i];
+        tu.v[i] = tu.v[i] < w->low ? w->low : tu.v[i] > w->high ? w->high : tu.v[i];
+    }
+    return tu.w;
 }

@@ -1,4 +1,4 @@
-/* Generic exact solver (see solve.h), instantiated by game_impl.h like search_impl.h. */
+/* Generic exact solver (see solve.h), instantiated by game_impl.h like the search. */
 
 typedef struct {
     SolveTT *tt;

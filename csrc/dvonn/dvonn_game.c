@@ -5,16 +5,9 @@
 #include "dvonn_eval.h"
 #include "dvonn_order.h"
 
-/* DVONN's search parameters (names and meanings: SEARCH_TUNING in core/search.h): the
- * SPRT-confirmed settings (docs/strength.md); the rest switched off. */
-#define DV_search_lmr_min_depth 3
-#define DV_search_lmr_min_move 3
-#define DV_search_lmr_base 100
-#define DV_search_lmp 3
-#define DV_search_lmp_depth 2
-#define DV_search_rfp 0
-#define DV_search_rfp_depth 3
-#define DV_search_nullmove 2
+/* The search parameters DVONN changes from the shared defaults (search_params.h), each
+ * kept by an SPRT (docs/strength.md, "What is kept"). */
+#define GAME_SEARCH_VALUES(X) X(search_lmp, 3) X(search_nullmove, 2)
 
 #define GAME_NAME dvonn
 #define GP dv

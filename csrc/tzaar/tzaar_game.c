@@ -4,16 +4,9 @@
 #include "tzaar.h"
 #include "tzaar_eval.h"
 
-/* TZAAR's search parameters (names and meanings: SEARCH_TUNING in core/search.h): the
- * SPRT-confirmed settings (docs/strength.md); the rest switched off. */
-#define TZ_search_lmr_min_depth 3
-#define TZ_search_lmr_min_move 3
-#define TZ_search_lmr_base 100
-#define TZ_search_lmp 0
-#define TZ_search_lmp_depth 2
-#define TZ_search_rfp 300
-#define TZ_search_rfp_depth 3
-#define TZ_search_nullmove 0
+/* The search parameters TZAAR changes from the shared defaults (search_params.h), each
+ * kept by an SPRT (docs/strength.md, "What is kept"). */
+#define GAME_SEARCH_VALUES(X) X(search_rfp, 300)
 
 #define GAME_NAME tzaar
 #define GP tz
