@@ -14,11 +14,11 @@
     X(search_lmr_min_depth, 1, 20, 3, "reduce late quiet moves from this remaining depth") \
     X(search_lmr_min_move, 1, 100, 3, "... from this move index on") \
     X(search_lmr_base, 0, 400, 100, "reduction of a late quiet move, 1/100 ply") \
-    X(search_lmp, 0, 100, 0, "late-move pruning near the horizon outside the PV: quiet moves after this many x depth (0 = off)") \
+    X(search_lmp, 0, 100, 0, "late-move pruning near the horizon outside the PV: quiet moves after this many x depth; 0 = off") \
     X(search_lmp_depth, 1, 6, 2, "... at remaining depths up to this") \
-    X(search_rfp, 0, 100000, 0, "reverse futility: outside the PV, a static score this much per ply above beta cuts (0 = off)") \
+    X(search_rfp, 0, 100000, 0, "reverse futility: outside the PV, a static score this much per ply above beta cuts; 0 = off") \
     X(search_rfp_depth, 1, 20, 3, "... at remaining depths up to this") \
-    X(search_nullmove, 0, 6, 0, "null-move pruning: depth reduction of the imagined pass (0 = off; only where the game imagines a pass)")
+    X(search_nullmove, 0, 6, 0, "null-move pruning: depth reduction of the imagined pass, only where the game imagines one; 0 = off")
 
 #define SEARCH_PARAM_INDEX(name, low, high, deflt, help) SP_##name,
 #define SEARCH_PARAM_FIELD(name, low, high, deflt, help) int name;
