@@ -1,6 +1,6 @@
 /* TZAAR game module: bitboard representation, action generation, play,
- * game-end detection, evaluation, move ordering and whole-turn perft.
- * Contract: csrc/CONTRACT.md.  Rules: shared/rules/tzaar-standard-2016-v1.
+ * game-end detection and the null move (tzaar_perft.c counts whole turns, tzaar_order.c
+ * ranks the actions for the search, tzaar_eval.c evaluates).  Contract: csrc/CONTRACT.md.  Rules: shared/rules/tzaar-standard-2016-v1.
  *
  * Design
  * - 60 points = bits 0..59 of a uint64_t (canonical order).  The first stack
@@ -22,7 +22,6 @@
  *   coordinate-walking reference implementation along random games.
  */
 #include "tzaar.h"
-#include "tzaar_eval.h"
 #include "tzaar_geom.h"
 
 #include <string.h>
@@ -431,103 +430,6 @@ int tz_over(const TzPos *p, int *score_white)
 
 uint64_t tz_hash(const TzPos *p) { return p->hash; }
 
-/* ------------------------------------------------------------------ */
-/* Perft over whole turns                                              */
-/* ------------------------------------------------------------------ */
-
-static uint64_t perft_rec(const TzPos *p, int depth)
-{
-    if (depth == 0) return 1;
-    if (p->over) return 0;
-    uint32_t mv[TZ_MAX_MOVES];
-    int n = tz_gen(p, mv);
-    uint64_t total = 0;
-    if (p->phase != 1) {
-        /* phase 0 (opening turn) or 2 (rest of the current turn): one action */
-        if (depth == 1) return (uint64_t)n;
-        for (int i = 0; i < n; i++) {
-            TzPos q = *p;
-            tz_play(&q, mv[i]);
-            total += perft_rec(&q, depth - 1);
-        }
-        return total;
-    }
-    if (depth == 1) {
-        /* bulk count: after each first capture, the second actions.  Only
-         * occupancy, colours, heights and visible counts matter here, so the
-         * capture is applied to a light copy (no hash / line-of-sight data). */
-        const int s = p->side;
-        for (int i = 0; i < n; i++) {
-            const int f = MOVE_FROM(mv[i]), t = MOVE_TO(mv[i]);
-            if (p->cnt[p->code[t]] == 1) {      /* the first capture ends the game */
-                total++;
-                continue;
-            }
-            TzPos q;
-            q.occ = p->occ & ~BIT(f);
-            q.col[s] = (p->col[s] & ~BIT(f)) | BIT(t);
-            q.col[s ^ 1] = p->col[s ^ 1] & ~BIT(t);
-            memcpy(q.h, p->h, sizeof q.h);
-            q.h[t] = p->h[f];
-            q.h[f] = 0;
-            q.side = (uint8_t)s;
-            q.phase = 2;
-            q.over = 0;
-            total += (uint64_t)tz_count_actions(&q);
-        }
-        return total;
-    }
-    for (int i = 0; i < n; i++) {
-        TzPos q = *p;
-        tz_play(&q, mv[i]);
-        if (q.over) {               /* the first capture ended the game */
-            continue;
-        }
-        uint32_t mv2[TZ_MAX_MOVES];
-        int n2 = tz_gen(&q, mv2);
-        for (int j = 0; j < n2; j++) {
-            TzPos r = q;
-            tz_play(&r, mv2[j]);
-            total += perft_rec(&r, depth - 1);
-        }
-    }
-    return total;
-}
-
-uint64_t tz_perft(const TzPos *p, int depth)
-{
-    return perft_rec(p, depth);
-}
-
-/* The same count, looking at *stop between subtrees small enough to count in well under a
- * millisecond (a first capture that ends the game is a leaf only at depth 1). */
-uint64_t tz_perft_stoppable(const TzPos *p, int depth, const int32_t *stop, int *stopped)
-{
-    if (depth <= 1) return tz_perft(p, depth);
-    if (*stopped || (*stopped = __atomic_load_n(stop, __ATOMIC_RELAXED) != 0)) return 0;
-    if (tz_over(p, NULL)) return 0;
-    uint32_t mv[TZ_MAX_MOVES];
-    int n = tz_gen(p, mv);
-    uint64_t total = 0;
-    for (int i = 0; i < n && !*stopped; i++) {
-        TzPos q = *p;
-        tz_play(&q, mv[i]);
-        if (p->phase != 1) {
-            total += tz_perft_stoppable(&q, depth - 1, stop, stopped);
-            continue;
-        }
-        if (tz_over(&q, NULL)) continue;
-        uint32_t mv2[TZ_MAX_MOVES];
-        int n2 = tz_gen(&q, mv2);
-        for (int j = 0; j < n2 && !*stopped; j++) {
-            TzPos r = q;
-            tz_play(&r, mv2[j]);
-            total += tz_perft_stoppable(&r, depth - 1, stop, stopped);
-        }
-    }
-    return total;
-}
-
 /* stacks of colour c able to capture some stack of mask m */
 uint64_t tz_attackers(const TzPos *p, uint64_t m, int c)
 {
@@ -541,42 +443,6 @@ uint64_t tz_attackers(const TzPos *p, uint64_t m, int c)
             a |= ((own >> tl[d]) & (uint64_t)(p->h[tl[d]] >= hx)) << tl[d];
     }
     return a & (BIT(60) - 1);
-}
-
-static inline int cl15(int n) { return n > 15 ? 15 : n; }
-
-/* ------------------------------------------------------------------ */
-/* Move ordering (0..1000, higher first)                               */
-/* ------------------------------------------------------------------ */
-
-/* The search reduces late moves whose hint is below 200 (movepick.h, MOVE_QUIET); a turn's first action
- * is always a capture.  With the weight order_reduce_captures (on by default: docs/strength.md,
- * 2026-12-01; 0 gives the old order, where no capture was ever reduced) a capture of a low
- * stack (height <= 2) of a type with three or more visible stacks ranks below 200, stackings
- * below every capture. */
-#define TZ_ORDINARY_CAPTURE_HINT 150
-
-int tz_move_order(const TzPos *p, uint32_t m)
-{
-    int kind = MOVE_KIND(m);
-    if (kind == TZ_KIND_PASS) return 5;
-    int f = MOVE_FROM(m), t = MOVE_TO(m);
-    int ct = p->code[t], n = p->cnt[ct], ht = p->h[t];
-    const int reduce = tz_weights.w.order_reduce_captures != 0;
-    if (kind == TZ_KIND_CAPTURE) {
-        if (n == 1) return 1000;                       /* wins at once */
-        /* scarcity only lightly: a coarse hint leaves ties to history and
-         * killers (15 -> 4 saved 9-14 % nodes at fixed depth 4-6) */
-        int v = 500 + 4 * (16 - cl15(n)) + 25 * (ht > 6 ? 6 : ht);
-        if (reduce && n >= 3 && ht <= 2) return TZ_ORDINARY_CAPTURE_HINT + (v - 500) / 6;   /* 150..167 */
-        return v > 999 ? 999 : v;
-    }
-    /* stacking: 10..400, or 10..140 (below every capture) when captures may be reduced */
-    int cf = p->code[f];
-    if (n == 1 && ct != cf) return 0;                  /* buries own last visible type */
-    int v = 100 + 20 * (ht + p->h[f] > 8 ? 8 : ht + p->h[f]) - 10 * (16 - cl15(n)) / 2;
-    v = v < 10 ? 10 : v > 400 ? 400 : v;
-    return reduce ? 10 + (v - 10) * 130 / 390 : v;
 }
 
 /* A whole turn passed, imagined only at a turn's start (the second action can pass for real)
