@@ -86,7 +86,7 @@ typedef struct SolveResult {
 } SolveResult;
 
 const char *core_version(void);
-/* The number of the game named name (engine/games.py), -1 if the core has none. */
+/* The number of the game named name (its GameSpec's name, engine/games/), -1 if the core has none. */
 int  core_game(const char *name);
 int  core_has_game(int game);
 int  core_points(int game);

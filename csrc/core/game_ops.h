@@ -25,7 +25,7 @@ typedef struct {
 
 /* The game's functions (CONTRACT.md) on its positions passed as void *. */
 typedef struct GameOps {
-    const char *name;   /* as engine/games.py names the game */
+    const char *name;   /* as the game's GameSpec names it (engine/games/) */
     int points;         /* entries of the per-point arrays */
     void (*global_init)(void);  /* once, before any other call */
     void (*init)(void *pos, const uint8_t *height, const uint8_t *top, const uint8_t *extra,

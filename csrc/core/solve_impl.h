@@ -6,7 +6,7 @@ typedef struct {
     int64_t deadline_ns;
     uint64_t nodes;
     int aborted;
-    uint32_t hist[2][1 << 14]; /* cutoffs per (side, move): ordering among equal hints */
+    uint32_t hist[2][HISTORY_SIZE]; /* cutoffs per (side, HISTORY_KEY(move)): ordering among equal hints */
 } S(Solver);
 
 static int S(solve_node)(S(Solver) *sv, const POS *p, int alpha, int beta, uint32_t *bestout)
@@ -39,7 +39,7 @@ static int S(solve_node)(S(Solver) *sv, const POS *p, int alpha, int beta, uint3
     int32_t sc[MAXMOVES];
     for (int i = 0; i < n; i++)
         sc[i] = moves[i] == ttmove ? 1 << 30
-              : G(move_order)(p, moves[i]) * 1024 + (int32_t)(sv->hist[side][moves[i] & 0x3FFF] >> 6);
+              : G(move_order)(p, moves[i]) * 1024 + (int32_t)(sv->hist[side][HISTORY_KEY(moves[i])] >> 6);
 
     int alpha0 = alpha, best = -32000;
     uint32_t bestmove = moves[0];
@@ -57,7 +57,7 @@ static int S(solve_node)(S(Solver) *sv, const POS *p, int alpha, int beta, uint3
             bestmove = m;
             if (v > alpha) alpha = v;
             if (v >= beta) {
-                uint32_t *h = &sv->hist[side][m & 0x3FFF];
+                uint32_t *h = &sv->hist[side][HISTORY_KEY(m)];
                 *h = *h + 64 < 65535 ? *h + 64 : 65535;
                 break;
             }

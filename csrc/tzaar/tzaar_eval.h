@@ -52,7 +52,7 @@
     TZ_STACK_HEIGHT(X, n, ns, 2, "2", d2, d3) \
     TZ_STACK_HEIGHT(X, n, ns, 3, "3", d4, d5) \
     TZ_STACK_HEIGHT(X, n, ns, 4, "4 or more", d6, d7)
-/* defaults per visible count, fitted on self-play (README): height 1 safe, exposed, height 2 safe,
+/* defaults per visible count, fitted on self-play (docs/strength.md): height 1 safe, exposed, height 2 safe,
  * exposed, height 3 ..., height 4 or more ... */
 #define TZ_STACK_TABLE(X) \
     TZ_STACK_CLASSES(X, 1, "1", 14, 828, -180, -125, -59, 187, 40, 60) \
