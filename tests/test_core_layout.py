@@ -128,3 +128,27 @@ def test_the_function_measure_can_fail():
     body = "\n".join(["    x++;"] * 81)
     assert c_function_lengths(f"static int S(node)(int x)\n{{\n{body}\n}}\n") == [(1, 84)]
     assert c_function_lengths("int f(void) {\n    return 0;\n}\n") == [(1, 3)]
+
+
+def test_adding_a_game_shows_dvonns_own_search_values_as_written():
+    doc = (REPO / "docs" / "adding-a-game.md").read_text()
+    blocks = re.findall(r"```c\n(.*?)```", doc, flags=re.S)
+    assert blocks and all(line in (CSRC / "dvonn" / "dvonn_game.c").read_text().split("\n")
+                          for block in blocks for line in block.strip().split("\n"))
+
+
+@needs_core
+def test_a_game_changes_only_the_search_values_it_names():
+    """The shared defaults (search_params.h) hold wherever a game names no value of its own."""
+    table = (CSRC / "core" / "search_params.h").read_text()
+    shared = {name: int(default) for name, default in
+              re.findall(r"X\((search_\w+), -?\d+, -?\d+, (-?\d+),", table)}
+    assert shared
+    for game in GAMES:
+        if not core.has_game(game):
+            continue
+        source = (CSRC / game / f"{game}_game.c").read_text()
+        own = dict(re.findall(r"X\((search_\w+), (-?\d+)\)", source.split("GAME_SEARCH_VALUES(X)")[1]
+                              .split("\n")[0]))
+        assert {w.name: w.default for w in core.search_parameters(game)} == \
+            {**shared, **{name: int(value) for name, value in own.items()}}

@@ -183,7 +183,7 @@ static const WeightTable *weight_table(int game, int *i)
     const WeightTable *t = &ops->eval_weights;
     if (*i >= t->n) {
         *i -= t->n;
-        t = &ops->search_tuning;
+        t = &ops->search_params;
     }
     return *i < t->n ? t : NULL;
 }
@@ -197,7 +197,7 @@ int core_eval_weight_count(int game)
 int core_weight_count(int game)
 {
     const GameOps *ops = game_ops(game);
-    return ops ? ops->eval_weights.n + ops->search_tuning.n : -1;
+    return ops ? ops->eval_weights.n + ops->search_params.n : -1;
 }
 
 int core_weight_info(int game, int i, const char **name, const char **help, int *value, int *deflt)

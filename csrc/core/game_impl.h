@@ -46,8 +46,8 @@ _Static_assert(GU(TURN_ACTIONS) >= 1 && GU(TURN_ACTIONS) <= CORE_TURN_MAX, "turn
 
 /* The game's search parameters: the shared defaults with its own values (set up by
  * S(ops_global_init)). */
-static SearchTuningSet S(search_tuning);
-static WeightInfo S(search_tuning_info)[SEARCH_NPARAMS];
+static SearchTuningSet S(search_params);
+static WeightInfo S(search_params_info)[SEARCH_NPARAMS];
 static const SearchValue S(search_own)[] = {GAME_SEARCH_VALUES(SEARCH_VALUE) {-1, 0}};  /* {-1, 0} ends it */
 
 #include "history.h"
@@ -108,7 +108,7 @@ static void S(ops_global_init)(void)
     G(global_init)();
     G(eval_init)();
     int nown = (int)(sizeof S(search_own) / sizeof *S(search_own)) - 1;
-    search_params_init(&S(search_tuning), S(search_tuning_info), S(search_own), nown);
+    search_params_init(&S(search_params), S(search_params_info), S(search_own), nown);
 }
 static void S(ops_init)(void *p, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                         int side, int phase)
@@ -147,5 +147,5 @@ const GameOps CAT(GAME_NAME, _game) = {
     .search = S(search_turn),
     .solve = S(ops_solve),
     .eval_weights = {G(weights).v, GU(WEIGHT_INFO), GU(NWEIGHTS)},
-    .search_tuning = {S(search_tuning).v, S(search_tuning_info), SEARCH_NPARAMS},
+    .search_params = {S(search_params).v, S(search_params_info), SEARCH_NPARAMS},
 };

@@ -44,7 +44,7 @@ typedef struct GameOps {
                   uint32_t *turn, int *turnlen);
     int (*solve)(const void *root, const SolveParams *prm, SolveTT *tt, SolveResult *res);
     WeightTable eval_weights;   /* the evaluation's (<game>_eval.h) */
-    WeightTable search_tuning;  /* the search parameters with the game's defaults */
+    WeightTable search_params;  /* the search parameters with the game's defaults */
 } GameOps;
 
 /* The registry (games.c): game number i is GAMES[i], i < NGAMES. */

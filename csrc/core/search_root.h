@@ -246,7 +246,7 @@ static int S(search)(const POS *root, const SearchParams *prm, TT *tt, SearchRes
     sh.next_report_ns = prm->report_ms > 0 ? sat_add_ns(sh.start_ns, ms_to_ns(prm->report_ms)) : 0;
     sh.max_depth = prm->depth > 0 && prm->depth < MAX_PLY - 8 ? prm->depth : MAX_PLY - 8;
     sh.multipv = prm->multipv < 1 ? 1 : prm->multipv > MAX_MULTIPV ? MAX_MULTIPV : prm->multipv;
-    sh.tu = search_params_clamped(&S(search_tuning).w);
+    sh.tu = search_params_clamped(&S(search_params).w);
     pthread_mutex_init(&sh.lock, NULL);
 
     uint32_t moves[MAXMOVES];
