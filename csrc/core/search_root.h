@@ -94,7 +94,7 @@ static int S(root_search)(S(Thread) *t, int depth, int *proven, uint32_t *bestmo
     return t->lines[0].score;
 }
 
-/* Lengthen a variation that came back short (hash-table cut-offs; with helper threads a
+/* Lengthen a variation that came back short (hash-table cut-offs; with several threads a
  * line could stop right after its root move) with the table's best moves, while they are
  * legal, up to `want` plies: every reported line then shows a real continuation. */
 static void S(extend_pv)(S(Thread) *t, uint32_t *pv, int *len, int want)

@@ -71,8 +71,8 @@ class Options:
     player: str = choice("core", "core", "python", "random")
     info: str = choice("on", "on", "off")
     keephash: str = choice("off", "off", "on")  # on: newgame & co. keep the hash table
-    solver: str = choice("off", "off", "on")    # on: exact endgame solver before the search (not yet
-                                                # SPRT-confirmed, hence off; protocol.md 6.1)
+    solver: str = choice("off", "off", "on")    # on: a small endgame's exact result and line before
+                                                # the search, for analysis (protocol.md 6.1)
     multipv: int = number(1, 1, 10)           # candidates analyze reports (core MAX_MULTIPV)
     ponder: str = choice("off", "off", "on")  # search on the opponent's time (engine/ponder.py)
     book: str = choice("off", "off", "on")    # genmove plays the game's opening book (engine/book.py)
