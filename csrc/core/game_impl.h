@@ -48,7 +48,8 @@ _Static_assert(GU(TURN_ACTIONS) >= 1 && GU(TURN_ACTIONS) <= CORE_TURN_MAX, "turn
  * S(ops_global_init)). */
 static SearchTuningSet S(search_params);
 static WeightInfo S(search_params_info)[SEARCH_NPARAMS];
-static const SearchValue S(search_own)[] = {GAME_SEARCH_VALUES(SEARCH_VALUE) {-1, 0}};  /* {-1, 0} ends it */
+/* the last entry only keeps the array from being empty */
+static const SearchValue S(search_own)[] = {GAME_SEARCH_VALUES(SEARCH_VALUE) {-1, 0}};
 
 #include "history.h"
 #include "reduce.h"
