@@ -1,6 +1,6 @@
 /* Shared transposition table: 4-slot buckets (one cache line), lock-free.
  * Each slot stores key^data next to data, so a torn write from another
- * thread (lazy SMP) is detected as a miss instead of returning garbage. */
+ * thread is detected as a miss instead of returning garbage. */
 #ifndef GIPF_TT_H
 #define GIPF_TT_H
 
