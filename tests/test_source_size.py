@@ -18,12 +18,7 @@ FUNCTION_LIMIT = 80
 SOURCES = [("engine", ("*.py", "*.js", "*.css", "*.html")), ("csrc", ("*.c", "*.h"))]
 GENERATED = ("csrc/generated/",)
 
-PENDING = {
-    "csrc/core/search_impl.h": 741,
-    "csrc/tzaar/tzaar.c": 598,
-    "csrc/core/search_impl.h S(node)": 249,
-    "csrc/tzaar/tzaar_eval.c eval_impl": 167,
-}
+PENDING: dict[str, int] = {}
 
 C_KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "__attribute__", "always_inline"}
 C_HEAD = re.compile(r"^[A-Za-z_][^;=]*\)\s*\{?\s*$")  # at column 0: a definition's head
