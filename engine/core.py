@@ -259,8 +259,8 @@ class Weight:
     value: int
     default: int
     help: str
-    low: int = -WEIGHT_MAX   # the values that take effect (a search parameter's are clamped)
-    high: int = WEIGHT_MAX
+    low: int    # the values that take effect (a search parameter's are clamped)
+    high: int
 
 
 def weights(game: str) -> list[Weight]:
