@@ -349,6 +349,8 @@ def test_keyboard_play_and_the_controls_beside_the_board(server_url, browser):
     wait(d, lambda d: d.find_element(By.ID, "pass").is_displayed(), "the second action")
     d.find_element(By.TAG_NAME, "body").send_keys("p")  # P passes
     wait(d, lambda d: len(moves(d)) >= 3 and moves(d)[2].endswith(" pass"), "the pass by P")
+    # the engine's answer ends its thinking notice: measure after it, not while it may arrive
+    wait(d, lambda d: len(moves(d)) == 4, "the engine's second turn")
     board = d.find_element(By.ID, "board").rect
     for control in ("score", "builder"):
         rect = d.find_element(By.ID, control).rect
