@@ -6,6 +6,11 @@
 const TIME_MS = [10, 86400000];
 const MAX_RECORD_BYTES = 4 << 20;  // messages.py: the engine's own limit on a record file
 
+// The seed field only for a game with random layouts.
+function showSeed() {
+  $("seed-label").hidden = !$("game").value.endsWith("-random");
+}
+
 // The game selector: the registry's games, a game with seeded layouts as two choices.
 function fillGames(games) {
   const select = $("game");
@@ -26,7 +31,7 @@ function fillGames(games) {
   if ([...select.options].some((o) => o.value === kept)) select.value = kept;
   select.dataset.games = key;
   if (!ui.gameChoice) ui.gameChoice = select.value;
-  $("seed-label").hidden = !select.value.endsWith("-random");
+  showSeed();
 }
 
 // A game that came from elsewhere (a position set, a record loaded) shows in the selector too.
@@ -38,10 +43,13 @@ function followGame(game) {
   select.value = choice.value;
   ui.gameChoice = choice.value;
   $("game-note").textContent = "";
-  $("seed-label").hidden = !choice.value.endsWith("-random");
+  showSeed();
 }
 
+// Everything here depends on the state message only: run once per state, not per drawing.
 function syncControls(st) {
+  fillGames(st.games);
+  followGame(st.status.game);
   $("player-w").value = st.players.w;
   $("player-b").value = st.players.b;
   if (document.activeElement !== $("time-ms")) $("time-ms").value = st.time.ms;
@@ -79,7 +87,7 @@ function startGame() {
 // yet); otherwise the page says that New game starts it.
 function gameChosen() {
   const select = $("game");
-  $("seed-label").hidden = !select.value.endsWith("-random");
+  showSeed();
   const st = ui.state;
   if (st && !st.history.length && select.value !== ui.gameChoice) return startGame();
   $("game-note").textContent = select.value === ui.gameChoice ? "" :

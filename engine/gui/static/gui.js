@@ -58,8 +58,6 @@ function render() {
   GipfReview.select(null);
   const game = st.status.game;
   GipfBoard.setLook(game, st.look);
-  fillGames(st.games);
-  followGame(game);
   const last = st.history.length ? actionsOf(st.history[st.history.length - 1][1]) : [];
   const { targets, sources } = highlights();
   const focused = document.activeElement && document.activeElement.dataset &&

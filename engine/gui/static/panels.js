@@ -83,7 +83,7 @@ function clearAnalysis(position) {
 
 const analysisHandlers = {
   analysis_start(m) {
-    clearAnalysis(m.position);
+    if (m.position !== ui.pvPosition) clearAnalysis(m.position);  // a restart keeps its lines
     $("analysis-state").textContent = "analysing…";
     $("analysis-state").dataset.state = "running";
   },
