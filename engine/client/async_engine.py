@@ -92,12 +92,12 @@ class AsyncEngineProcess:
         proc = self.proc
         if proc is None or proc.returncode is not None or proc.stdin is None \
                 or proc.stdin.is_closing():
-            raise EngineDied(f"{self.name} is not children.running (sending {line!r})")
+            raise EngineDied(f"{self.name} is not running (sending {line!r})")
         try:
             proc.stdin.write(line.encode() + b"\n")
             await proc.stdin.drain()
         except ConnectionError as e:
-            raise EngineDied(f"{self.name} is not children.running (sending {line!r}): "
+            raise EngineDied(f"{self.name} is not running (sending {line!r}): "
                              f"{type(e).__name__}") from None
 
     async def _readline(self, after: str) -> str:
@@ -174,7 +174,7 @@ class AsyncEngineProcess:
         return text
 
     async def interrupt(self) -> None:
-        """GoGui's interrupt line: stops a children.running search early (a comment to older engines)."""
+        """GoGui's interrupt line: stops a running search early (a comment to older engines)."""
         try:
             await self._write("# interrupt")
         except EngineDied:
