@@ -16,7 +16,6 @@ from .config import Settings
 
 log = logging.getLogger("gipf-littlegolem")
 
-PROVEN = 999_000  # |score| from here up is a proven result (protocol.md, analyze)
 
 
 class EngineSlot:

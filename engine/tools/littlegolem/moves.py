@@ -11,10 +11,11 @@ from typing import Callable, Optional
 
 from engine import records
 from engine.client import EngineError
+from engine.review.judge import PROVEN_MIN
 from engine.tools.bridge import BridgeError
 
 from .config import Settings
-from .engines import PROVEN, EngineSlot, think
+from .engines import EngineSlot, think
 from .notation import RESIGN, site_move
 from .owner import Owner
 from .pages import ListedGame, same_player
@@ -195,7 +196,7 @@ class Player:
             self.state.update(gid, low=low)
         except StateError as e:
             log.error("game %d: %s", gid, e)
-        if score <= -PROVEN:
+        if score <= -PROVEN_MIN:
             log.info("game %d: the engine proves the loss (score %d): resigning", gid, score)
             return True
         if low >= self.settings.resign_moves:

@@ -131,20 +131,20 @@ def _read(page: str) -> tuple[_Reader, str]:
     return reader, text.lower()
 
 
-def words(page: str, limit: int = 160) -> str:
-    """The page's visible text on one line, cut to `limit` characters: for a log line.  When
-    the page says something was refused, the words around that."""
+def answer(page: str, limit: int = 160) -> tuple[str, bool]:
+    """The page's visible text on one line, cut to `limit` characters for a log line (when the
+    page says something was refused, the words around that), and whether it says so: one
+    parse for both."""
     reader, _ = _read(page)
     text = " ".join("".join(reader.parts).split())
     match = _REFUSAL.search(text)
     start = 0 if match is None else max(0, match.start() - limit // 3)
-    return text[start:start + limit]
+    return text[start:start + limit], match is not None
 
 
-def says_refused(page: str) -> bool:
-    """Whether the page's visible text says that something was not taken."""
-    reader, _ = _read(page)
-    return _REFUSAL.search(" ".join("".join(reader.parts).split())) is not None
+def words(page: str, limit: int = 160) -> str:
+    """answer()'s text alone."""
+    return answer(page, limit)[0]
 
 
 def is_login_page(page: str) -> bool:

@@ -211,8 +211,6 @@ class Site:
             raise SiteError(f"{GAME_LIST_PATH}: {e}") from None
         return GameList(games, pages.NEW_INVITATIONS in page.lower())
 
-    def waiting_games(self) -> list[int]:
-        return [game.gid for game in self.game_list().waiting]
 
     def download(self, gid: int, game: Optional[str] = None) -> Download:
         """The game's record, told apart by content (`game`: the game the list names, whose
@@ -296,7 +294,7 @@ class Site:
                 raise PostRejected("still the login page after logging in")
             if pages.is_cut(page):
                 raise PostUnknown(f"the answer stops before its end ({len(body)} bytes)")
-            return pages.words(page), pages.says_refused(page)
+            return pages.answer(page)
         raise PostRejected("still the login page after logging in")
 
     # --- invitations and messages ---------------------------------------------
@@ -308,7 +306,7 @@ class Site:
         they say it was not taken."""
         query = urllib.parse.urlencode({"accept" if accept else "refuse": "", "invid": invid})
         page = self._logged_page(f"{ANSWER_PATH}?{query}")
-        return pages.words(page), pages.says_refused(page)
+        return pages.answer(page)
 
     def send_message(self, to: str, title: str, text: str) -> None:
         """A LittleGolem message to the player `to` (a user id)."""
