@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .registry import SPECS
+
 PACKAGE = Path(__file__).resolve().parent
 EXAMPLES = PACKAGE / "data" / "examples"
-# The record each game's examples use (gipf-review --example GAME).
-EXAMPLE_RECORDS = {"dvonn": "dvonn-demo.txt", "tzaar": "game2552914.txt"}
-
-
-def example_record(game: str) -> Path:
-    """The shipped example record of a game."""
-    return EXAMPLES / EXAMPLE_RECORDS[game]
+def example_records() -> dict[str, Path]:
+    """Each registered game's shipped example record (gipf-review --example GAME), by name."""
+    return {name: EXAMPLES / spec.example_record for name, spec in SPECS.items() if spec.example_record}
 
 
 def protocol_reference() -> Path:

@@ -116,6 +116,7 @@ class GameSpec:
     source_notation: Optional[Callable[[Any, str], str]] = None  # a move as the record's source writes it
     gui: Optional[GuiData] = None  # None: the GUI draws grey pieces with their letters
     book_file: Optional[str] = None  # its opening book in engine/data (engine/book.py); None: no book
+    example_record: Optional[str] = None  # its shipped record in engine/data/examples (gipf-review --example)
     tools: ToolData = ToolData()  # what the tools (engine/tools) ask of it; the default: nothing
     levels: Optional[dict[int, Any]] = None  # engine/levels.py Level per level 1..19; None: all full strength
 

@@ -119,10 +119,12 @@ def test_every_usage_block_is_the_tools_own():
 def test_the_shipped_example_records_are_listed_and_load():
     """Every shipped record is named, with its source, in the folder's README and loads as it
     says: played out or resigned, or refused at its one illegal move."""
-    from engine.examples import EXAMPLE_RECORDS, EXAMPLES
+    from engine.examples import EXAMPLES, example_records
+    from engine.games import GAMES
     readme = (EXAMPLES / "README.md").read_text(encoding="utf-8")
     records = sorted(p.name for p in EXAMPLES.iterdir() if p.name != "README.md")
-    assert len(records) >= 6 and set(EXAMPLE_RECORDS.values()) <= set(records)
+    assert set(example_records()) == set(GAMES)  # every built-in game has one
+    assert len(records) >= 6 and {p.name for p in example_records().values()} <= set(records)
     script = "".join(f"loadrecord {name}\n" for name in records) + "quit\n"
     done = subprocess.run([sys.executable, "-m", "engine"], input=script, capture_output=True,
                           text=True, cwd=EXAMPLES, timeout=120)

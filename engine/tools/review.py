@@ -25,7 +25,7 @@ from pathlib import Path
 
 from engine.bounded_read import InputError, read_bytes
 from engine.client import DEFAULT_ENGINE, EngineError, EngineProcess
-from engine.examples import EXAMPLE_RECORDS, example_record
+from engine.examples import example_records
 from engine.games import GAMES
 from engine.records import MAX_RECORD_BYTES
 from engine.review import Limits, ReviewError, read_record, review_record
@@ -59,7 +59,7 @@ def parse_args(argv):
                         epilog="\n\n".join(doc.split("\n\n")[1:]))
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("record", nargs="?", help="record file, or - for stdin")
-    source.add_argument("--example", choices=sorted(EXAMPLE_RECORDS),
+    source.add_argument("--example", choices=sorted(example_records()),
                         help="review the shipped example record of this game")
     limit = parser.add_mutually_exclusive_group()
     limit.add_argument("--movetime", type=positive, metavar="MS",
@@ -77,7 +77,7 @@ def parse_args(argv):
     parser.add_argument("--allow-python-player", action="store_true", help=cli.ALLOW_PYTHON_HELP)
     args = parser.parse_args(argv)
     if args.example:
-        args.record = str(example_record(args.example))
+        args.record = str(example_records()[args.example])
     return args
 
 

@@ -45,4 +45,5 @@ LITTLEGOLEM = RecordFormat(  # LittleGolem's DVONN text has no comment syntax
 SPEC = GameSpec(rules=DvonnGame, core=CODEC, record_formats=(BOARDSPACE, LITTLEGOLEM),
                 write_littlegolem=write_littlegolem_dvonn, source_notation=source_notation, gui=GUI,
                 book_file="dvonn-book.txt",  # the first placements (scripts/book)
+                example_record="dvonn-demo.txt",
                 tools=TOOLS, levels=LEVELS)

@@ -23,4 +23,4 @@ LITTLEGOLEM = RecordFormat(
 
 SPEC = GameSpec(rules=TzaarGame, core=CODEC, record_formats=(LITTLEGOLEM,),
                 write_littlegolem=write_littlegolem_tzaar, source_notation=source_notation, gui=GUI,
-                tools=TOOLS, levels=LEVELS)
+                example_record="game2552914.txt", tools=TOOLS, levels=LEVELS)
