@@ -48,6 +48,16 @@ def setup_commands(record: records.GameRecord) -> list[str]:
 
 def next_move(record: records.GameRecord, engine: EngineProcess, time_command: str,
               side: str | None = None) -> str:
+    game = prepare_engine(record, engine, time_command, side)
+    move = engine.ask("genmove")
+    game.play_text(move)  # never print a move our own rules reject
+    return records.move_to_source_notation(record, move)
+
+
+def prepare_engine(record: records.GameRecord, engine: EngineProcess, time_command: str,
+                   side: str | None = None):
+    """The record's game replayed by our rules, and the engine set at its last position with
+    its clock; BridgeError when the game is over or (side) not ours to move."""
     if record.resigned_by is not None:
         who = "White" if record.resigned_by == "w" else "Black"
         raise BridgeError(f"the game is over: {who} resigned")
@@ -59,9 +69,7 @@ def next_move(record: records.GameRecord, engine: EngineProcess, time_command: s
     for line in setup_commands(record):
         engine.ask(line)
     engine.ask(time_command)
-    move = engine.ask("genmove")
-    game.play_text(move)  # never print a move our own rules reject
-    return records.move_to_source_notation(record, move)
+    return game
 
 
 def main(argv=None) -> int:

@@ -10,7 +10,8 @@ from typing import Optional
 
 from engine import records
 from engine.client import EngineError, EngineProcess
-from engine.tools.bridge import BridgeError, next_move, setup_commands  # record -> move, shared
+from engine.protocol.analysis_lines import read_analyze
+from engine.tools.bridge import next_move, prepare_engine  # record -> move, shared
 
 from .config import Settings
 
@@ -91,20 +92,14 @@ def think(record: records.GameRecord, engine: EngineProcess, movetime: int,
     time_command = f"option movetime {movetime}"
     if not with_score:
         return next_move(record, engine, time_command), None
-    game = records.replay(record)
-    if record.resigned_by is not None or game.over:
-        raise BridgeError("the game is over")
-    for line in setup_commands(record):
-        engine.ask(line)
-    engine.ask(time_command)
-    lines = engine.ask("analyze").splitlines()
-    if not lines or not lines[0].strip():
+    game = prepare_engine(record, engine, time_command)
+    text = engine.ask("analyze")
+    move = text.split("\n", 1)[0].strip()
+    if not move:
         raise EngineError("the engine's analysis named no move")
-    move = lines[0].strip()
+    try:
+        score = read_analyze(text).score
+    except ValueError:  # a field that is not a number: the move stands, without a score
+        score = None
     game.play_text(move)  # never a move our own rules reject
-    score = None
-    for line in lines[1:]:
-        key, _, value = line.partition(" ")
-        if key == "score" and value.strip().lstrip("-").isdigit():
-            score = int(value)
     return records.move_to_source_notation(record, move), score
