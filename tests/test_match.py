@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import os
 import subprocess
 import sys
 import time
@@ -90,6 +91,35 @@ def test_tiny_match_with_random_players(tmp_path):
     assert [line.split()[:2] for line in lines] == [["1", "A=w"], ["2", "A=b"]]
     opening = referee.random_prefixes(DvonnGame, 1, 4, 1)[0]
     assert all(f"| opening {' '.join(opening)} |" in line for line in lines)
+
+
+@pytest.mark.skipif(not referee.usable_cpus(), reason="this system offers no CPU affinity")
+def test_pinned_seats_keep_both_engines_on_the_cpu_they_were_given():
+    engine = f"{sys.executable} -m engine"
+    args = match.parse_args(["--game", "dvonn", "--a", engine, "--b", engine, "--pin",
+                             "--a-setup", "option player random",
+                             "--b-setup", "option player random", "--allow-python-player"])
+    cpu = referee.usable_cpus()[-1]
+    seats = referee.make_seats(args, {cpu})
+    try:
+        pids = [seat.engine.pid for seat in seats]
+        assert len(set(pids)) == 2
+        assert all(os.sched_getaffinity(pid) == {cpu} for pid in pids)
+    finally:
+        for seat in seats:
+            seat.close()
+
+
+def test_pinned_match_plays_its_games_at_once_and_pin_is_refused_with_ray(tmp_path):
+    engine = f"{sys.executable} -m engine"
+    result = run_match("--game", "dvonn", "--a", engine, "--b", engine, "--pin",
+                       "--a-setup", "option player random", "--b-setup", "option player random",
+                       "--random-openings", "1", "--opening-plies", "4", "--concurrency", "2",
+                       "--allow-python-player")
+    assert result.returncode == 0, result.stderr
+    assert "dvonn, 2 games:" in result.stdout
+    refused = run_match("--game", "dvonn", "--a", engine, "--b", engine, "--pin", "--ray")
+    assert refused.returncode == 2 and "--pin" in refused.stderr and "Ray" in refused.stderr
 
 
 def test_dvonn_from_the_empty_board_games_vary_by_the_engines_seed(tmp_path):

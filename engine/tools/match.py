@@ -7,8 +7,8 @@ Colours alternate every game.  Openings: a game's seeded random layouts (TZAAR's
 for a game without them, `--random-openings N` makes N random prefixes of P moves
 (`--opening-plies P`; in DVONN placements) from --seed, each also played twice
 with colours swapped.  `--concurrency N` plays N games at once, each worker
-with its own pair of engine processes.  Games 2k and 2k+1 are a pair: the same
-opening, colours swapped.  `--sprt elo0 elo1 alpha beta` stops once the
+with its own pair of engine processes (`--pin`: on a CPU of its own).  Games
+2k and 2k+1 are a pair: the same opening, colours swapped.  `--sprt elo0 elo1 alpha beta` stops once the
 log-likelihood ratio leaves [log(beta/(1-alpha)), log((1-beta)/alpha)]; it is
 fishtest's generalised SPRT on the pentanomial model (the distribution of the
 pair scores 0, 1/2, 1, 3/2, 2 over finished pairs; logistic Elo).  Engines run
@@ -40,7 +40,7 @@ from typing import Optional
 
 from engine.games import GAMES, SPECS
 from engine.tools import cli
-from engine.tools.referee import Played, codecup_games, make_seats, play_game, random_prefixes
+from engine.tools.referee import Played, codecup_games, make_seats, play_game, random_prefixes, usable_cpus
 from engine.tools.stats import elo_text, pentanomial_llr, sprt_bounds
 
 REPO = Path(__file__).resolve().parents[2]
@@ -119,14 +119,14 @@ def ray_seats(args, openings):
 
 
 def worker(args, indices: "queue.Queue[int]", tally: Tally, openings, errors: list,
-           done: threading.Event) -> None:
+           done: threading.Event, cpus: Optional[set[int]] = None) -> None:
     seats: list = []
     actor = None
     try:
         if args.ray:
             actor, play = ray_seats(args, openings)
         else:
-            seats = make_seats(args)
+            seats = make_seats(args, cpus)
             play = lambda index, white: play_game(args, seats, white, index, openings)  # noqa: E731 - bound here, called by the pool
         while not tally.stop.is_set():
             try:
@@ -183,6 +183,8 @@ def parse_args(argv=None):
     parser.add_argument("--opening-plies", type=int, default=6, metavar="P",
                         help="moves in each random opening prefix (default 6)")
     parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
+    parser.add_argument("--pin", action="store_true", help="each game played at once keeps "
+                        "its two players on a CPU of its own (CPUs taken in turn; Linux)")
     parser.add_argument("--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
                         help="stop when the SPRT of elo0 against elo1 is decided")
     parser.add_argument("--seed", type=int, default=1,
@@ -210,6 +212,10 @@ def parse_args(argv=None):
                      f"{GAMES[args.game].title} has --openings random")
     if args.concurrency < 1:
         parser.error("--concurrency must be at least 1")
+    if args.pin and args.ray:
+        parser.error("--pin places the engines on this machine's CPUs; with --ray, Ray places them")
+    if args.pin and not usable_cpus():
+        parser.error("--pin needs CPU affinity, which this system does not offer")
     if args.games is not None and args.games < 1:
         parser.error("--games must be at least 1")
     if args.random_openings < 0:
@@ -252,8 +258,10 @@ def run(argv=None) -> int:
     # in their own process groups, then see their input close and exit).
     # (Events, not Thread.join: a join interrupted by Ctrl-C may not wait again.)
     done = [threading.Event() for _ in range(min(args.concurrency, args.games))]
-    for event in done:
-        threading.Thread(target=worker, args=(args, indices, tally, openings, errors, event),
+    cpus = usable_cpus() if args.pin else []
+    for number, event in enumerate(done):
+        pinned = {cpus[number % len(cpus)]} if cpus else None
+        threading.Thread(target=worker, args=(args, indices, tally, openings, errors, event, pinned),
                          daemon=True).start()
     try:
         try:

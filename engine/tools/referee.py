@@ -7,6 +7,7 @@ budget (the move time, or the side's remaining clock with a game clock) plus --m
 the engine is then stopped and started again for the next game."""
 from __future__ import annotations
 
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -54,18 +55,34 @@ def random_prefixes(cls, count: int, plies: int, seed: int) -> list[list[str]]:
 
 # --- players ------------------------------------------------------------------------------
 
+def pin(pid: Optional[int], cpus: Optional[set[int]]) -> None:
+    """Keep a player's process (and the threads it starts later) on these CPUs."""
+    if pid is None or not cpus:
+        return
+    try:
+        os.sched_setaffinity(pid, cpus)
+    except ProcessLookupError:  # already gone: its game reports why
+        pass
+
+
+def usable_cpus() -> list[int]:
+    """The CPUs this process may run on, in order (empty where affinity is not supported)."""
+    return sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+
+
 class GtpSeat:
     """An engine speaking our protocol, kept for the whole match (started again after it
-    failed to answer in time)."""
+    failed to answer in time), on `cpus` when given."""
 
     def __init__(self, command: str, name: str, setup: str, compiled_only: bool = True,
-                 margin: Optional[float] = None) -> None:
+                 margin: Optional[float] = None, cpus: Optional[set[int]] = None) -> None:
         self.command, self.name, self.setup = command, name, setup
-        self.compiled_only, self.margin = compiled_only, margin
+        self.compiled_only, self.margin, self.cpus = compiled_only, margin, cpus
         self.engine = self._start_engine()
 
     def _start_engine(self) -> EngineProcess:
         engine = EngineProcess(self.command, self.name)
+        pin(engine.pid, self.cpus)
         try:
             if self.compiled_only:
                 require_compiled(engine, self.name)
@@ -112,13 +129,15 @@ class CodecupSeat:
     """A CodeCup player (its game's GameSpec.tools.codecup): a new process per game, one move
     per line."""
 
-    def __init__(self, command: str, name: str, timeout: float, notation: LineNotation) -> None:
+    def __init__(self, command: str, name: str, timeout: float, notation: LineNotation,
+                 cpus: Optional[set[int]] = None) -> None:
         self.command, self.name, self.timeout = command, name, timeout
-        self.notation = notation
+        self.notation, self.cpus = notation, cpus
         self.player: Optional[Any] = None  # the notation's player (a LinePlayer)
 
     def start(self, setup: list[str], colour: int) -> None:
         self.player = self.notation.player(self.command, self.name)
+        pin(self.player.proc.pid, self.cpus)
         if colour == 0:
             self.player.send("Start")
 
@@ -228,18 +247,19 @@ def play_game(args, seats: list, white: int, index: int, openings: list[list[str
 
 
 
-def make_seats(args) -> list:
+def make_seats(args, cpus: Optional[set[int]] = None) -> list:
+    """Seat A and seat B, their processes on `cpus` when given."""
     compiled_only = not getattr(args, "allow_python_player", False)
     margin = getattr(args, "move_timeout", None)
     margin = None if margin is None else margin / 1000
-    seats: list = [GtpSeat(args.a, "A", args.a_setup, compiled_only, margin)]
+    seats: list = [GtpSeat(args.a, "A", args.a_setup, compiled_only, margin, cpus)]
     try:
         if args.b_codecup:
             notation = SPECS[args.game].tools.codecup
             assert notation is not None, "gipf-match checks the game has a CodeCup player"
-            seats.append(CodecupSeat(args.b_codecup, "B", args.codecup_timeout, notation))
+            seats.append(CodecupSeat(args.b_codecup, "B", args.codecup_timeout, notation, cpus))
         else:
-            seats.append(GtpSeat(args.b, "B", args.b_setup, compiled_only, margin))
+            seats.append(GtpSeat(args.b, "B", args.b_setup, compiled_only, margin, cpus))
     except BaseException:
         seats[0].close()
         raise
