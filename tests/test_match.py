@@ -200,6 +200,9 @@ class ScriptedSeat:
         time.sleep(self.think_s)
         return game.move_text(game.legal_moves()[0])
 
+    def last_depth(self):
+        return None
+
     def play(self, side, move) -> None:
         pass
 
@@ -220,7 +223,7 @@ def test_the_referee_flags_a_clock_that_runs_out():
     played = referee.play_game(args, [ScriptedSeat("A", 0.0), ScriptedSeat("B", 0.25)], 0, 0, [])
     assert played.lost_on_time == 1 and played.white_score == 1.0
     assert "b lost on time" in played.record
-    assert [(ply, side) for ply, side, _, _ in played.thinks] == [(1, 0), (2, 1)]
+    assert [(ply, side) for ply, side, _, _, _ in played.thinks] == [(1, 0), (2, 1)]
     tally = match.Tally(args)
     tally.add(0, 0, played)
     assert tally.time_losses == {"A": 0, "B": 1} and tally.losses == 0
@@ -243,7 +246,8 @@ def test_clock_profile_tables_think_times_per_ply_range(tmp_path):
     assert result.returncode == 0, result.stderr
     rows = [line.split() for line in result.stdout.strip().split("\n")[1:]]
     # A: plies 1-2 hold 10 and 40 ms (median 25, 50 ms over 2 games), plies 3-4 hold 20 ms
-    assert rows[0][:5] == ["A", "1-2", "2", "25.0", "37.0"] and rows[0][5:] == ["25", "71.4%"]
+    # a file without the depth column: no depths
+    assert rows[0][:5] == ["A", "1-2", "2", "25.0", "37.0"] and rows[0][5:] == ["25", "71.4%", "-"]
     assert rows[1][:4] == ["A", "3-4", "1", "20.0"]
     assert rows[2][:2] == ["A", "all"] and rows[2][3] == "35"
     bad = tmp_path / "bad.csv"
@@ -251,3 +255,40 @@ def test_clock_profile_tables_think_times_per_ply_range(tmp_path):
     result = subprocess.run([sys.executable, "scripts/clock_profile", str(bad)],
                             cwd=REPO, capture_output=True, text=True, timeout=60)
     assert result.returncode == 1 and result.stderr.count("\n") == 1 and "bad line" in result.stderr
+
+
+def test_clock_profile_gives_the_median_depth_of_the_moves_that_reported_one(tmp_path):
+    thinks = tmp_path / "thinks.csv"
+    thinks.write_text("game,engine,colour,ply,ms,move,depth\n"
+                      "1,A,w,1,10.0,F3,4\n1,A,w,3,20.0,I3,7\n1,A,w,5,1.0,B3,\n"
+                      "1,B,b,2,30.0,C3,\n")
+    result = subprocess.run([sys.executable, "-m", "engine.tools.clock_profile", str(thinks),
+                             "--bucket", "10"], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    rows = {tuple(line.split()[:2]): line.split() for line in result.stdout.strip().split("\n")[1:]}
+    assert rows["A", "1-10"][2] == "3" and rows["A", "1-10"][-1] == "5.5"  # 4 and 7; the blank left out
+    assert rows["B", "1-10"][-1] == "-"
+    short = tmp_path / "short.csv"
+    short.write_text("game,engine,colour,ply,ms,move,depth\n1,A,w,1,10.0,F3\n")
+    result = subprocess.run([sys.executable, "-m", "engine.tools.clock_profile", str(short)],
+                            cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and "bad line" in result.stderr
+
+
+def test_think_times_hold_the_depth_each_search_completed(tmp_path):
+    engine = f"{sys.executable} -m engine"
+    thinks = tmp_path / "thinks.csv"
+    result = run_match("--game", "dvonn", "--a", engine, "--b", engine, "--games", "2",
+                       "--a-setup", "option depth 2", "--b-setup", "option depth 3",
+                       "--random-openings", "1", "--opening-plies", "40",
+                       "--think-times", str(thinks))
+    assert result.returncode == 0, result.stderr
+    lines = thinks.read_text().strip().split("\n")
+    assert lines[0] == "game,engine,colour,ply,ms,move,depth"
+    reported = {"A": [], "B": []}
+    for row in (line.split(",") for line in lines[1:]):
+        if row[6]:  # a forced move (a pass) reports none
+            reported[row[1]].append(int(row[6]))
+    # the searches stop at their limits (sooner only once the game's end is proven)
+    assert max(reported["A"]) == 2 and max(reported["B"]) == 3
+    assert sum(d == 3 for d in reported["B"]) > len(reported["B"]) / 2

@@ -4,6 +4,7 @@ one background event loop thread shared by every engine (as python-chess's Simpl
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import subprocess
 import threading
@@ -84,6 +85,11 @@ class EngineProcess:
     @property
     def pid(self) -> Optional[int]:
         return self.core.pid
+
+    @property
+    def stderr_tail(self) -> "collections.deque[str]":
+        """The last lines the engine wrote to stderr (when started with stderr=PIPE)."""
+        return self.core.stderr_tail
 
     @property
     def alive(self) -> bool:

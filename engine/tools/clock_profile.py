@@ -1,8 +1,9 @@
 """Where the clock goes: think time per ply range and engine, from `gipf-match --think-times`.
 
 For each engine (A, B) and each range of plies (game move numbers; DVONN plies 1-49 are the
-placements) prints the moves thought, the median and the 90th percentile think, and the mean
-time per game spent in that range with its share of the engine's whole-game time.
+placements) prints the moves thought, the median and the 90th percentile think, the mean
+time per game spent in that range with its share of the engine's whole-game time, and the
+median depth the searches completed (over the moves whose engine reported one; `-` if none).
 
 Example:
   gipf-match --game dvonn --gametime 5000 --random-openings 20 --think-times thinks.csv ...
@@ -16,16 +17,19 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 from statistics import median, quantiles
+from typing import Optional
 
 from engine.bounded_read import read_text
 from engine.tools import cli
 
 MAX_THINKS_BYTES = 256 << 20
-FIELDS = ["game", "engine", "colour", "ply", "ms", "move"]
+FIELDS = ["game", "engine", "colour", "ply", "ms", "move", "depth"]
+FIELDS_WITHOUT_DEPTH = FIELDS[:-1]  # files written before the depth column
 
 
-def read_thinks(path: Path) -> list[tuple[int, str, int, float]]:
-    """(game, engine, ply, ms) per line; ValueError naming the line if one is malformed."""
+def read_thinks(path: Path) -> list[tuple[int, str, int, float, Optional[int]]]:
+    """(game, engine, ply, ms, depth or None) per line; ValueError naming the line if one is
+    malformed."""
     rows = []
     text = read_text(str(path), MAX_THINKS_BYTES)
     reader = csv.reader(io.StringIO(text, newline=""))
@@ -33,13 +37,16 @@ def read_thinks(path: Path) -> list[tuple[int, str, int, float]]:
         header = next(reader, None)
     except csv.Error as e:
         raise ValueError(f"{path}:1: bad line ({e})") from None
-    if header != FIELDS:
+    if header not in (FIELDS, FIELDS_WITHOUT_DEPTH):
         raise ValueError(f"{path}: not a --think-times file (its first line is not "
                          f"{','.join(FIELDS)})")
     for number, row in enumerate(reader, start=2):
         try:
+            if len(row) != len(header):
+                raise ValueError
             game, engine, _colour, ply, ms = row[:5]
-            rows.append((int(game), engine, int(ply), float(ms)))
+            depth = row[6] if len(row) > 6 else ""
+            rows.append((int(game), engine, int(ply), float(ms), int(depth) if depth else None))
         except (ValueError, csv.Error):
             raise ValueError(f"{path}:{number}: bad line {','.join(row)!r}") from None
     return rows
@@ -53,20 +60,26 @@ def profile(rows, bucket: int) -> str:
     """The table: one line per engine and ply range."""
     games = defaultdict(set)
     times = defaultdict(list)          # (engine, range start) -> think times
-    for game, engine, ply, ms in rows:
+    depths = defaultdict(list)         # (engine, range start) -> the depths reported
+    for game, engine, ply, ms, depth in rows:
         games[engine].add(game)
-        times[engine, (ply - 1) // bucket * bucket + 1].append(ms)
+        key = engine, (ply - 1) // bucket * bucket + 1
+        times[key].append(ms)
+        if depth is not None:
+            depths[key].append(depth)
     lines = [f"{'engine':6} {'plies':>7} {'moves':>6} {'median ms':>10} {'p90 ms':>8} "
-             f"{'ms/game':>8} {'share':>6}"]
+             f"{'ms/game':>8} {'share':>6} {'depth':>5}"]
     for engine in sorted(games):
         total = sum(ms for (e, _), values in times.items() if e == engine for ms in values)
         n_games = len(games[engine])
         for (e, start) in sorted(k for k in times if k[0] == engine):
             values = times[e, start]
             spent = sum(values)
+            reached = depths[e, start]
+            depth = f"{median(reached):g}" if reached else "-"
             lines.append(f"{e:6} {f'{start}-{start + bucket - 1}':>7} {len(values):6d} "
                          f"{median(values):10.1f} {p90(values):8.1f} {spent / n_games:8.0f} "
-                         f"{100 * spent / max(total, 1e-9):5.1f}%")
+                         f"{100 * spent / max(total, 1e-9):5.1f}% {depth:>5}")
         lines.append(f"{engine:6} {'all':>7} {sum(len(v) for (e, _), v in times.items() if e == engine):6d}"
                      f" {'':10} {'':8} {total / n_games:8.0f} (over {n_games} games)")
     return "\n".join(lines)

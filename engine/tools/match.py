@@ -40,6 +40,7 @@ from typing import Optional
 
 from engine.games import GAMES, SPECS
 from engine.tools import cli
+from engine.tools.clock_profile import FIELDS as THINK_FIELDS
 from engine.tools.referee import Played, codecup_games, make_seats, play_game, random_prefixes, usable_cpus
 from engine.tools.stats import elo_text, pentanomial_llr, sprt_bounds
 
@@ -71,8 +72,9 @@ class Tally:
         with self.lock:
             if played.lost_on_time is not None:
                 self.time_losses[engine(played.lost_on_time)] += 1
-            self.think_rows += [(index + 1, engine(side), "wb"[side], ply, f"{ms:.1f}", move)
-                                for ply, side, ms, move in played.thinks]
+            self.think_rows += [(index + 1, engine(side), "wb"[side], ply, f"{ms:.1f}", move,
+                                 "" if depth is None else depth)
+                                for ply, side, ms, move, depth in played.thinks]
             self.wins += a_score == 1.0
             self.draws += a_score == 0.5
             self.losses += a_score == 0.0
@@ -193,7 +195,8 @@ def parse_args(argv=None):
                         "(pip extra `cluster`; this machine, or the cluster RAY_ADDRESS names)")
     parser.add_argument("--records", type=Path, help="file to write one line per game")
     parser.add_argument("--think-times", type=Path, metavar="FILE", help="CSV file to write one "
-                        "line per genmove: game,engine,colour,ply,ms,move (gipf-clock-profile)")
+                        "line per genmove: game,engine,colour,ply,ms,move,depth (the depth its "
+                        "search completed, empty if it reported none; gipf-clock-profile)")
     parser.add_argument("--move-timeout", type=int, default=10000, metavar="MS",
                         help="ms a genmove may run beyond its budget (the move time, or the "
                         "side's clock) before that side loses the game (default 10000)")
@@ -299,7 +302,7 @@ def run(argv=None) -> int:
     if args.think_times:
         with cli.atomic_output(args.think_times, "--think-times", newline="") as f:
             writer = csv.writer(f)
-            writer.writerow(["game", "engine", "colour", "ply", "ms", "move"])
+            writer.writerow(THINK_FIELDS)
             writer.writerows(sorted(tally.think_rows))
     if args.records:
         cli.write_atomically(args.records,

@@ -8,6 +8,7 @@ the engine is then stopped and started again for the next game."""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -55,6 +56,9 @@ def random_prefixes(cls, count: int, plies: int, seed: int) -> list[list[str]]:
 
 # --- players ------------------------------------------------------------------------------
 
+INFO_WAIT = 0.01  # s: for a genmove's last `info depth` line after its reply
+
+
 def pin(pid: Optional[int], cpus: Optional[set[int]]) -> None:
     """Keep a player's process (and the threads it starts later) on these CPUs."""
     if pid is None or not cpus:
@@ -81,7 +85,8 @@ class GtpSeat:
         self.engine = self._start_engine()
 
     def _start_engine(self) -> EngineProcess:
-        engine = EngineProcess(self.command, self.name)
+        # stderr read: the search's `info depth` lines tell the depth each move reached
+        engine = EngineProcess(self.command, self.name, stderr=subprocess.PIPE)
         pin(engine.pid, self.cpus)
         try:
             if self.compiled_only:
@@ -108,7 +113,21 @@ class GtpSeat:
             self.engine.ask(line)
 
     def genmove(self, side: int, game, budget: Optional[float] = None) -> str:
+        self.engine.stderr_tail.clear()
         return self._ask(f"genmove {'wb'[side]}", budget)
+
+    def last_depth(self) -> Optional[int]:
+        """The depth the last genmove's search completed, from its last `info depth` line
+        (None: no search reported one, e.g. a book or forced move)."""
+        deadline = time.monotonic() + INFO_WAIT
+        while True:  # stderr and the reply come on two pipes: its line may be a moment behind
+            for line in reversed(self.engine.stderr_tail):
+                words = line.split()
+                if words[:2] == ["info", "depth"] and len(words) > 2 and words[2].isdigit():
+                    return int(words[2])
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(0.001)
 
     def play(self, side: int, move: str) -> None:
         self._ask(f"play {'wb'[side]} {move}")
@@ -148,6 +167,9 @@ class CodecupSeat:
             return self.notation.to_move(line)
         except ValueError as e:
             raise EngineError(f"{self.name}: {e}") from None
+
+    def last_depth(self) -> Optional[int]:
+        return None  # the CodeCup protocol reports no search
 
     def play(self, side: int, move: str) -> None:
         assert self.player is not None, "started for this game"
@@ -190,7 +212,7 @@ def move_budget(args, left_ms: float) -> float:
 class Played:
     white_score: float       # 1 / 0.5 / 0
     record: str
-    thinks: list = field(default_factory=list)  # (ply, side, ms, move) per genmove
+    thinks: list = field(default_factory=list)  # (ply, side, ms, move, depth) per genmove
     lost_on_time: Optional[int] = None          # the side whose clock ran out
 
 
@@ -207,7 +229,7 @@ def play_game(args, seats: list, white: int, index: int, openings: list[list[str
     order = {0: seats[white], 1: seats[1 - white]}
     head = f"{setup[0]}{' | opening ' + opening if opening else ''}"
     moves: list[str] = []
-    thinks: list[tuple[int, int, float, str]] = []
+    thinks: list[tuple[int, int, float, str, Optional[int]]] = []
     left = [float(args.gametime)] * 2  # the referee's clocks (with --gametime), ms
     try:
         while not game.over:
@@ -223,7 +245,7 @@ def play_game(args, seats: list, white: int, index: int, openings: list[list[str
                 print(f"game {index + 1}: {mover.name} as {'wb'[side]} failed: {e}", file=sys.stderr)
                 return Played(0.0 if side == 0 else 1.0, f"{head} | forfeit by {'wb'[side]}: {e}",
                               thinks)
-            thinks.append((ply, side, ms, text))
+            thinks.append((ply, side, ms, text, mover.last_depth()))
             moves.append(text)
             if args.gametime:
                 left[side] -= ms
