@@ -12,7 +12,8 @@ from engine.games.tzaar.rules import TzaarGame
 pytestmark = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")
 # every one on in at least one game (main holds what plays: docs/contributing.md)
 SEARCH_PARAMETERS = ["search_lmr_min_depth", "search_lmr_min_move", "search_lmr_base", "search_lmp",
-                     "search_lmp_depth", "search_rfp", "search_rfp_depth", "search_nullmove"]
+                     "search_lmp_depth", "search_rfp", "search_rfp_depth", "search_nullmove",
+                     "search_next_iteration"]
 
 
 def play_randomly(game, seed: int, until) -> object:
@@ -80,13 +81,15 @@ def test_search_parameters_follow_the_evaluation_weights_and_have_no_eval_terms(
 
 
 def test_each_game_has_its_own_defaults():
-    """Late-move pruning and null move passed their SPRTs in DVONN only, reverse futility in
-    TZAAR only (docs/strength.md)."""
+    """Late-move pruning, null move and a later last iteration passed their SPRTs in DVONN
+    only, reverse futility in TZAAR only (docs/strength.md)."""
     defaults = {g: {w.name: w.default for w in core.weights(g)} for g in ("dvonn", "tzaar")}
     assert defaults["dvonn"]["search_lmp"] == 3 and defaults["tzaar"]["search_lmp"] == 0
     assert defaults["dvonn"]["search_nullmove"] == 2 and defaults["tzaar"]["search_nullmove"] == 0
     assert defaults["dvonn"]["search_rfp"] == 0 and defaults["tzaar"]["search_rfp"] == 300
-    own = {"search_lmp", "search_nullmove", "search_rfp"}
+    assert defaults["dvonn"]["search_next_iteration"] == 60
+    assert defaults["tzaar"]["search_next_iteration"] == 45
+    own = {"search_lmp", "search_nullmove", "search_rfp", "search_next_iteration"}
     assert {n: v for n, v in defaults["dvonn"].items() if n.startswith("search_") and n not in own} == \
         {n: v for n, v in defaults["tzaar"].items() if n.startswith("search_") and n not in own}
 
@@ -107,6 +110,19 @@ def test_each_reduction_parameter_changes_the_tree_and_its_default_restores_it(s
     assert (changed < before) if fewer else (changed > before)
     core.set_weight("dvonn", name, next(w.default for w in core.weights("dvonn") if w.name == name))
     assert search(g, depth=6).nodes == before
+
+
+@pytest.mark.parametrize("game", ["dvonn", "tzaar"])
+def test_a_timed_search_starts_no_iteration_past_its_share_of_the_time(setting, game):
+    position = dvonn_at(49, 6) if game == "dvonn" else tzaar_after(9, 5)
+    # an hour: only the share ends it.  At 0 % the first iteration uses more than none of it.
+    setting(game, "search_next_iteration", 0)
+    assert search(position, time_ms=3_600_000, depth=5).depth == 1
+    setting(game, "search_next_iteration", 100)
+    assert search(position, time_ms=3_600_000, depth=5).depth == 5
+    # without a time limit the share is not consulted
+    setting(game, "search_next_iteration", 0)
+    assert search(position, depth=4).depth == 4
 
 
 def test_dvonn_imagines_no_null_move_while_placing(setting):

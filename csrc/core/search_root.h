@@ -164,8 +164,9 @@ static void S(publish)(S(Thread) *t, int d, int v, uint32_t bm, int proven)
         int stop = proven || d >= sh->max_depth;
         if (prm->time_ms > 0) {
             double used = (double)(now_ns() - sh->start_ns);
-            /* the next iteration costs a multiple of this one: none after 45 % of the time */
-            if (S(settled)(t) || used > (double)prm->time_ms * 0.45e6) stop = 1;
+            /* the next iteration costs a multiple of this one: none late in the move's time
+             * (an unfinished one still plays a new best move it found) */
+            if (S(settled)(t) || used > (double)prm->time_ms * 1e4 * sh->tu.search_next_iteration) stop = 1;
         }
         if (stop) __atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
     }
