@@ -2,23 +2,24 @@
 
 A referee in this process keeps the authoritative game (the engine's own rules
 module), asks the side to act for `genmove` and tells the other side `play`.
-Colours alternate every game.  Openings: a game's seeded random layouts (TZAAR's,
-`--openings random`) come in seed pairs (each layout once with each colour);
-for a game without them, `--random-openings N` makes N random prefixes of P moves
-(`--opening-plies P`; in DVONN placements) from --seed, each also played twice
-with colours swapped.  `--concurrency N` plays N games at once, each worker
-with its own pair of engine processes (`--pin`: on a CPU of its own).  Games
-2k and 2k+1 are a pair: the same opening, colours swapped.  `--sprt elo0 elo1 alpha beta` stops once the
-log-likelihood ratio leaves [log(beta/(1-alpha)), log((1-beta)/alpha)]; it is
-fishtest's generalised SPRT on the pentanomial model (the distribution of the
-pair scores 0, 1/2, 1, 3/2, 2 over finished pairs; logistic Elo).  Engines run
-in their own process groups, so Ctrl-C reaches only the referee: the first
-stops starting games and lets those in progress finish, a second abandons them
-(unfinished games are never counted).  Engine B may instead speak a CodeCup protocol
-(`--b-codecup CMD`, one process per game; the CodeCup 2011 DVONN protocol, for a game
-whose GameSpec.tools has a CodeCup notation).  Prints a running score,
-the final score with an Elo estimate and its 95 % error, and writes one record
-line per game when --records is given.
+Colours alternate every game.  Openings: a game's seeded random layouts
+(TZAAR's, `--openings random`) come in seed pairs (each layout once with each
+colour); for a game without them, `--random-openings N` makes N random prefixes
+of P moves (`--opening-plies P`; in DVONN placements) from --seed, each also
+played twice with colours swapped.  `--concurrency N` plays N games at once,
+each worker with its own pair of engine processes (`--pin`: on a CPU of its
+own).  Games 2k and 2k+1 are a pair: the same opening, colours swapped.
+`--sprt elo0 elo1 alpha beta` stops once the log-likelihood ratio leaves
+[log(beta/(1-alpha)), log((1-beta)/alpha)]; it is fishtest's generalised SPRT
+on the pentanomial model (the distribution of the pair scores 0, 1/2, 1, 3/2, 2
+over finished pairs; logistic Elo).  Engines run in their own process groups,
+so Ctrl-C reaches only the referee: the first stops starting games and lets
+those in progress finish, a second abandons them (unfinished games are never
+counted).  Engine B may instead speak a CodeCup protocol (`--b-codecup CMD`,
+one process per game; the CodeCup 2011 DVONN protocol, for a game whose
+GameSpec.tools has a CodeCup notation).  Prints a running score, the final
+score with an Elo estimate and its 95 % error, and writes one record line per
+game when --records is given.
 
 Examples:
   gipf-match --game dvonn --games 100 --movetime 1000 \\

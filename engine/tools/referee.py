@@ -16,6 +16,7 @@ from typing import Any, Optional
 
 from engine.client import EngineError, EngineProcess, EngineTimeout
 from engine.games import GAMES, SPECS
+from engine.protocol.analysis_lines import read_info
 from engine.registry import LineNotation
 from engine.splitmix64 import SplitMix64
 from engine.tools.cli import require_compiled
@@ -122,9 +123,9 @@ class GtpSeat:
         deadline = time.monotonic() + INFO_WAIT
         while True:  # stderr and the reply come on two pipes: its line may be a moment behind
             for line in reversed(self.engine.stderr_tail):
-                words = line.split()
-                if words[:2] == ["info", "depth"] and len(words) > 2 and words[2].isdigit():
-                    return int(words[2])
+                depth = (read_info(line) or {}).get("depth")
+                if isinstance(depth, int):
+                    return depth
             if time.monotonic() >= deadline:
                 return None
             time.sleep(0.001)
