@@ -355,7 +355,8 @@ def search(game: str, cells: Sequence[str], side: int, phase: int, *,
     SearchResult (without ``moves``) after every completed iteration and, with
     ``report_ms``, that often in between (the last iteration, current nodes and time).
     ``multipv`` candidates with exact scores come back in ``lines``.  With ``time_ms``, no
-    new iteration starts after 45 % of it and it is the deadline.  CoreError when
+    new iteration starts after the game's `search_next_iteration` share of it (DVONN
+    60 %, TZAAR 45 %) and it is the deadline.  CoreError when
     the core fails: a position it cannot take, no memory for the table, a callback
     that raised (a KeyboardInterrupt in it stops the search and is raised as is).
     """

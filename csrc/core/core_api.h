@@ -57,7 +57,8 @@ typedef struct SearchResult {
 typedef void (*SearchCallback)(void *userdata, const SearchResult *iteration);
 
 typedef struct SearchParams {
-    int64_t time_ms;      /* <= 0: no time limit; else a hard deadline (no new iteration after 45 %) */
+    int64_t time_ms;      /* <= 0: no time limit; else a hard deadline (no new iteration after
+                             the game's search_next_iteration % of it) */
     int32_t depth;        /* <= 0: no depth limit */
     uint64_t nodes;       /* 0: no node limit */
     int32_t threads;      /* searching threads incl. the caller (ABDADA beyond one) */
