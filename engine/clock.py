@@ -51,6 +51,14 @@ class Clock:
             return max(1.0, share - SAFETY_MS)
         return max(1.0, min(share, left * 0.5) - SAFETY_MS)
 
+    def last_moves(self, side: int, moves_to_go: int) -> bool:
+        """Whether budget_ms gives this move half of what is left: the clock's last moves in
+        main time (not in byo-yomi, whose periods start afresh)."""
+        if not self.active or self.stones_left[side] > 0 or self.byo_yomi_stones > 0:
+            return False
+        left = self.remaining_ms[side]
+        return left / max(1, moves_to_go) + 0.8 * self.increment_ms >= left * 0.5
+
     def spend(self, side: int, ms: float) -> None:
         if self.main_ms is None:
             return

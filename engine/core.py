@@ -347,7 +347,7 @@ def search(game: str, cells: Sequence[str], side: int, phase: int, *,
            nodes: Optional[int] = None, threads: int = 1, hash_mb: int = 64, seed: int = 0,
            on_iteration: Optional[Callable[[SearchResult], Any]] = None,
            stop: Optional[StopFlag] = None, multipv: int = 1,
-           report_ms: int = 0) -> SearchResult:
+           report_ms: int = 0, soft_ms: Optional[float] = None) -> SearchResult:
     """Iterative-deepening search; at least depth 1 always completes.
 
     With no limit at all, searches to the maximum depth (or until proven, or until
@@ -356,7 +356,7 @@ def search(game: str, cells: Sequence[str], side: int, phase: int, *,
     ``report_ms``, that often in between (the last iteration, current nodes and time).
     ``multipv`` candidates with exact scores come back in ``lines``.  With ``time_ms``, no
     new iteration starts after the game's `search_next_iteration` share of it (DVONN
-    60 %, TZAAR 45 %) and it is the deadline.  CoreError when
+    60 %, TZAAR 45 %), or after ``soft_ms`` when given, and it is the deadline.  CoreError when
     the core fails: a position it cannot take, no memory for the table, a callback
     that raised (a KeyboardInterrupt in it stops the search and is raised as is).
     """
@@ -365,6 +365,7 @@ def search(game: str, cells: Sequence[str], side: int, phase: int, *,
     prm.time_ms = min(int(time_ms), 1 << 62) if time_ms else 0  # the C side saturates
     prm.multipv = max(1, min(MAX_MULTIPV, int(multipv)))
     prm.report_ms = max(0, int(report_ms))
+    prm.soft_ms = min(int(soft_ms), 1 << 62) if soft_ms else 0
     prm.depth = int(depth) if depth else 0
     prm.nodes = int(nodes) if nodes else 0
     prm.threads = max(1, int(threads))

@@ -107,7 +107,7 @@ def pv_actions(game, raw_pv: list) -> list:
 
 def core_request(options: Options, *, time_ms: Optional[float] = None,
                  stop: Optional[StopFlag] = None, multipv: int = 1, report_ms: int = 0,
-                 level: Optional[levels.Level] = None) -> dict:
+                 level: Optional[levels.Level] = None, soft_ms: Optional[float] = None) -> dict:
     """core.search's keyword arguments (all but on_iteration) for these options and limits;
     with `level`, that level's limits and one thread (its multipv replaces `multipv`)."""
     if level is None:
@@ -118,7 +118,7 @@ def core_request(options: Options, *, time_ms: Optional[float] = None,
         limits = levels.search_limits(level, options.nodes, options.depth)
         threads = 1  # a level plays the same for any option threads
     return dict(time_ms=time_ms, **limits, threads=threads, hash_mb=options.hash,
-                seed=options.seed, stop=stop, report_ms=report_ms)
+                seed=options.seed, stop=stop, report_ms=report_ms, soft_ms=soft_ms)
 
 
 def think(game, options: Options, clock: Clock, limit_ms: Optional[float] = None,
@@ -229,10 +229,14 @@ def _solve(game, options: Options, limit_ms: Optional[float],
 def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
                 on_progress: Optional[Callable[[Progress], None]],
                 watch: Watch) -> Optional[Thought]:
+    whole_budget = False
     if watch.untimed:
         limit_ms = None
     elif limit_ms is None:
         limit_ms = time_limit_ms(game, options, clock)
+        # The clock's last moves search to their budget's end, not to the game's share of it:
+        # there a search is often a ply or two from proving the game.
+        whole_budget = not options.movetime and clock.last_moves(game.side, game.moves_to_go())
     if options.solver == "on" and watch.multipv == 1 and game.endgame_small():
         started = time.monotonic()
         solved = _solve(game, options, limit_ms, on_progress, watch)
@@ -249,7 +253,8 @@ def _think_core(game, options: Options, clock: Clock, limit_ms: Optional[float],
         result = core.search(game.name, game.cells, game.side, core.phase(game),
                              on_iteration=report if on_progress is not None else None,
                              **core_request(options, time_ms=limit_ms, stop=watch.stop,
-                                            multipv=watch.multipv, report_ms=watch.report_ms))
+                                            multipv=watch.multipv, report_ms=watch.report_ms,
+                                            soft_ms=limit_ms if whole_budget else None))
     except Exception as e:  # any failure of the core: the Python player answers
         raise CoreFailed(f"the core failed ({_failure(e)})") from e
     thought = core_thought(game, result)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import random
 
 import pytest
 
@@ -89,6 +90,52 @@ def test_time_left_from_the_controller_overrides_our_count():
     clock.set_game(60_000.0)
     clock.set_left(1, 1_000.0, 0)
     assert clock.budget_ms(1, 5) <= 500
+
+
+@pytest.mark.parametrize("moves_to_go, last", [(1, True), (2, True), (3, False), (40, False)])
+def test_the_clocks_last_moves_are_those_it_gives_half_of_what_is_left(moves_to_go, last):
+    clock = Clock()
+    clock.set_game(5000.0)
+    assert clock.last_moves(0, moves_to_go) is last
+    assert (clock.budget_ms(0, moves_to_go) == clock.budget_ms(0, 1)) is last
+
+
+def test_no_clock_and_byo_yomi_have_no_last_moves():
+    assert not Clock().last_moves(0, 1)
+    clock = Clock()
+    clock.set_game(0.0, byo_yomi_ms=30_000.0, byo_yomi_stones=10)
+    clock.spend(0, 0.0)  # main time is gone: a period starts afresh after its stones
+    assert not clock.last_moves(0, 1)
+
+
+def dvonn_stacking(max_stacks: int) -> DvonnGame:
+    """A DVONN stacking position from random play with at most max_stacks stacks and a choice
+    of moves."""
+    for seed in range(100):
+        rng, game = random.Random(seed), DvonnGame()
+        while not game.over:
+            moves = game.legal_moves()
+            stacks = sum(1 for cell in game.cells if cell)
+            if game.placed == 49 and stacks <= max_stacks and len(moves) > 1:
+                return game
+            game.push(rng.choice(moves))
+    raise AssertionError("no such position in 100 random games")
+
+
+@pytest.mark.skipif(not core.AVAILABLE, reason="compiled core unavailable")
+def test_the_clocks_last_moves_may_start_iterations_until_their_budgets_end(monkeypatch):
+    asked = []
+    real = core.search
+    monkeypatch.setattr(search.core, "search", lambda *a, **k: asked.append(k) or real(*a, **k))
+    clock = Clock()
+    clock.set_game(1000.0)
+    for game in (dvonn_stacking(49), dvonn_stacking(26)):
+        think(game, Options(), clock)
+        think(game, Options(movetime=50), clock)  # the controller's time per move: the share
+    first, first_movetime, last, last_movetime = asked
+    assert first["soft_ms"] is None and first_movetime["soft_ms"] is None
+    assert last["time_ms"] is not None and last["soft_ms"] == last["time_ms"]
+    assert last_movetime["soft_ms"] is None
 
 
 def test_no_limit_at_all_means_a_default_time_per_move():

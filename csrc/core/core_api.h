@@ -68,6 +68,7 @@ typedef struct SearchParams {
     void *userdata;
     int32_t multipv;      /* candidates with exact scores, 1..MAX_MULTIPV (<= 0: 1) */
     int32_t report_ms;    /* > 0: also call on_iteration this often (latest iteration, current nodes) */
+    int64_t soft_ms;      /* > 0: no new iteration after this many ms (else the game's share of time_ms) */
 } SearchParams;
 
 typedef struct SolveParams {

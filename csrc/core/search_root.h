@@ -166,7 +166,9 @@ static void S(publish)(S(Thread) *t, int d, int v, uint32_t bm, int proven)
             double used = (double)(now_ns() - sh->start_ns);
             /* the next iteration costs a multiple of this one: none late in the move's time
              * (an unfinished one still plays a new best move it found) */
-            if (S(settled)(t) || used > (double)prm->time_ms * 1e4 * sh->tu.search_next_iteration) stop = 1;
+            double soft = prm->soft_ms > 0 ? (double)prm->soft_ms * 1e6
+                                           : (double)prm->time_ms * 1e4 * sh->tu.search_next_iteration;
+            if (S(settled)(t) || used > soft) stop = 1;
         }
         if (stop) __atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
     }
