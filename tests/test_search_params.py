@@ -85,7 +85,7 @@ def test_each_game_has_its_own_defaults():
     only, reverse futility in TZAAR only (docs/strength.md)."""
     defaults = {g: {w.name: w.default for w in core.weights(g)} for g in ("dvonn", "tzaar")}
     assert defaults["dvonn"]["search_lmp"] == 3 and defaults["tzaar"]["search_lmp"] == 0
-    assert defaults["dvonn"]["search_nullmove"] == 3 and defaults["tzaar"]["search_nullmove"] == 0
+    assert defaults["dvonn"]["search_nullmove"] == 4 and defaults["tzaar"]["search_nullmove"] == 0
     assert defaults["dvonn"]["search_rfp"] == 0 and defaults["tzaar"]["search_rfp"] == 300
     assert defaults["dvonn"]["search_next_iteration"] == 60
     assert defaults["tzaar"]["search_next_iteration"] == 45
