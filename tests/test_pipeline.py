@@ -117,12 +117,13 @@ OPTIONS = Options(depth=5, nodes=40_000, threads=2, hash=8, seed=7)
 
 def test_the_core_request_maps_options_and_limits():
     stop = search.StopFlag()
-    assert core_request(OPTIONS, time_ms=300.0, stop=stop, multipv=3, report_ms=50) == dict(
+    assert core_request(OPTIONS, time_ms=300.0, stop=stop, multipv=3, report_ms=50,
+                        soft_ms=250.0) == dict(
         time_ms=300.0, depth=5, nodes=40_000, multipv=3, threads=2, hash_mb=8, seed=7,
-        stop=stop, report_ms=50)
+        stop=stop, report_ms=50, soft_ms=250.0)
     assert core_request(Options()) == dict(time_ms=None, depth=None, nodes=None, multipv=1,
                                            threads=1, hash_mb=Options().hash, seed=0, stop=None,
-                                           report_ms=0)
+                                           report_ms=0, soft_ms=None)
 
 
 def test_a_level_request_takes_the_levels_limits_and_one_thread():
