@@ -45,19 +45,25 @@ class Clock:
         left = self.remaining_ms[side]
         if self.stones_left[side] > 0:  # Canadian byo-yomi: spread over the stones
             return max(1.0, left / self.stones_left[side] - SAFETY_MS)
-        share = left / max(1, moves_to_go) + 0.8 * self.increment_ms
-        if self.byo_yomi_stones > 0 and self.byo_yomi_ms > 0:
+        share = self._share(side, moves_to_go)
+        if self._byo_yomi_follows():
             share = max(share, self.byo_yomi_ms / self.byo_yomi_stones * 0.8)
             return max(1.0, share - SAFETY_MS)
         return max(1.0, min(share, left * 0.5) - SAFETY_MS)
 
     def last_moves(self, side: int, moves_to_go: int) -> bool:
         """Whether budget_ms gives this move half of what is left: the clock's last moves in
-        main time (not in byo-yomi, whose periods start afresh)."""
-        if not self.active or self.stones_left[side] > 0 or self.byo_yomi_stones > 0:
+        main time (not when byo-yomi follows, whose periods start afresh)."""
+        if not self.active or self.stones_left[side] > 0 or self._byo_yomi_follows():
             return False
-        left = self.remaining_ms[side]
-        return left / max(1, moves_to_go) + 0.8 * self.increment_ms >= left * 0.5
+        return self._share(side, moves_to_go) >= self.remaining_ms[side] * 0.5
+
+    def _share(self, side: int, moves_to_go: int) -> float:
+        """Main time left spread over the moves to go, with most of the increment."""
+        return self.remaining_ms[side] / max(1, moves_to_go) + 0.8 * self.increment_ms
+
+    def _byo_yomi_follows(self) -> bool:
+        return self.byo_yomi_stones > 0 and self.byo_yomi_ms > 0
 
     def spend(self, side: int, ms: float) -> None:
         if self.main_ms is None:

@@ -120,10 +120,10 @@ def test_a_timed_search_starts_no_iteration_past_its_share_of_the_time(setting, 
     assert search(position, time_ms=3_600_000, depth=5).depth == 1
     setting(game, "search_next_iteration", 100)
     assert search(position, time_ms=3_600_000, depth=5).depth == 5
+    setting(game, "search_next_iteration", 0)
     # a soft limit given with the search replaces the share
     assert search(position, time_ms=3_600_000, soft_ms=3_600_000, depth=5).depth == 5
     # without a time limit the share is not consulted
-    setting(game, "search_next_iteration", 0)
     assert search(position, depth=4).depth == 4
 
 
