@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 SAFETY_MS = 30  # pipe, process wake-up and rules check after the search stops
+LAST_MOVES_SHARE = 0.5  # no move in main time gets more of what is left; last_moves tests the same
 
 
 @dataclass
@@ -49,14 +50,14 @@ class Clock:
         if self._byo_yomi_follows():
             share = max(share, self.byo_yomi_ms / self.byo_yomi_stones * 0.8)
             return max(1.0, share - SAFETY_MS)
-        return max(1.0, min(share, left * 0.5) - SAFETY_MS)
+        return max(1.0, min(share, left * LAST_MOVES_SHARE) - SAFETY_MS)
 
     def last_moves(self, side: int, moves_to_go: int) -> bool:
         """Whether budget_ms gives this move half of what is left: the clock's last moves in
         main time (not when byo-yomi follows, whose periods start afresh)."""
         if not self.active or self.stones_left[side] > 0 or self._byo_yomi_follows():
             return False
-        return self._share(side, moves_to_go) >= self.remaining_ms[side] * 0.5
+        return self._share(side, moves_to_go) >= self.remaining_ms[side] * LAST_MOVES_SHARE
 
     def _share(self, side: int, moves_to_go: int) -> float:
         """Main time left spread over the moves to go, with most of the increment."""
