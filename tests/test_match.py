@@ -93,6 +93,32 @@ def test_tiny_match_with_random_players(tmp_path):
     assert all(f"| opening {' '.join(opening)} |" in line for line in lines)
 
 
+def test_a_killed_match_keeps_the_records_and_think_times_of_its_finished_games(tmp_path):
+    engine = f"{sys.executable} -m engine"
+    records, thinks = tmp_path / "games.txt", tmp_path / "thinks.csv"
+    proc = subprocess.Popen([sys.executable, "-m", "engine.tools.match", "--game", "dvonn",
+                             "--a", engine, "--b", engine, "--a-setup", "option player random",
+                             "--b-setup", "option player random", "--random-openings", "200",
+                             "--records", str(records), "--think-times", str(thinks)],
+                            cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and proc.poll() is None:
+            if records.exists() and records.read_text().count("\n") >= 3:
+                break
+            time.sleep(0.05)
+    finally:
+        proc.terminate()  # SIGTERM: the engines are ended and the referee exits at once
+        proc.wait(timeout=30)
+    lines = records.read_text().strip().split("\n")
+    assert len(lines) >= 3 and proc.returncode != 0  # killed, not finished: 400 games were asked
+    games = {int(line.split()[0]) for line in lines}
+    assert all(" | " in line and line.split()[1] in ("A=w", "A=b") for line in lines)
+    rows = thinks.read_text().strip().split("\n")
+    assert rows[0] == "game,engine,colour,ply,ms,move,depth"
+    assert games <= {int(row.split(",")[0]) for row in rows[1:]}
+
+
 @pytest.mark.skipif(not referee.usable_cpus(), reason="this system offers no CPU affinity")
 def test_pinned_seats_keep_both_engines_on_the_cpu_they_were_given():
     engine = f"{sys.executable} -m engine"

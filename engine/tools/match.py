@@ -19,7 +19,8 @@ counted).  Engine B may instead speak a CodeCup protocol (`--b-codecup CMD`,
 one process per game; the CodeCup 2011 DVONN protocol, for a game whose
 GameSpec.tools has a CodeCup notation).  Prints a running score, the final
 score with an Elo estimate and its 95 % error, and writes one record line per
-game when --records is given.
+game when --records is given: each as its game ends, so a match that is killed
+keeps every finished game, and all sorted by game when the match ends.
 
 Examples:
   gipf-match --game dvonn --games 100 --movetime 1000 \\
@@ -66,6 +67,18 @@ class Tally:
         self.think_rows: list[tuple] = []
         self.stop = threading.Event()
         self.decision: Optional[str] = None
+        # Each game's lines go out as it ends, so a match killed or lost keeps every finished
+        # game; the end of the match rewrites the files sorted by game.
+        self.live_records = _open_live(args.records, "--records")
+        self.live_thinks = _open_live(args.think_times, "--think-times")
+        if self.live_thinks:
+            csv.writer(self.live_thinks).writerow(THINK_FIELDS)
+            self.live_thinks.flush()
+
+    def close_live(self) -> None:
+        for f in (self.live_records, self.live_thinks):
+            if f:
+                f.close()
 
     def add(self, index: int, white: int, played: Played) -> None:
         a_score = played.white_score if white == 0 else 1 - played.white_score
@@ -73,9 +86,10 @@ class Tally:
         with self.lock:
             if played.lost_on_time is not None:
                 self.time_losses[engine(played.lost_on_time)] += 1
-            self.think_rows += [(index + 1, engine(side), "wb"[side], ply, f"{ms:.1f}", move,
-                                 "" if depth is None else depth)
-                                for ply, side, ms, move, depth in played.thinks]
+            thinks = [(index + 1, engine(side), "wb"[side], ply, f"{ms:.1f}", move,
+                       "" if depth is None else depth)
+                      for ply, side, ms, move, depth in played.thinks]
+            self.think_rows += thinks
             self.wins += a_score == 1.0
             self.draws += a_score == 0.5
             self.losses += a_score == 0.0
@@ -85,6 +99,12 @@ class Tally:
             else:
                 self.pair_half[pair] = a_score
             self.records[index] = f"{index + 1} A={'wb'[white]} {played.record}"
+            if self.live_thinks:  # before the record: a game on record has its think times
+                csv.writer(self.live_thinks).writerows(thinks)
+                self.live_thinks.flush()
+            if self.live_records:
+                self.live_records.write(self.records[index] + "\n")
+                self.live_records.flush()
             line = (f"game {index + 1}: A as {'White' if white == 0 else 'Black'} "
                     f"{'won' if a_score == 1 else 'drew' if a_score == 0.5 else 'lost'} "
                     f"(A {self.wins}-{self.draws}-{self.losses})")
@@ -99,6 +119,16 @@ class Tally:
                                      f"(LLR {llr:.2f}, bounds {lower:.2f} {upper:.2f})")
                     self.stop.set()
             print(line, flush=True)
+
+
+def _open_live(path: Optional[Path], option: str):
+    """The output file opened for the lines of each game as it ends (None without a path)."""
+    if path is None:
+        return None
+    try:
+        return open(path, "w", encoding="utf-8", newline="")
+    except OSError as e:
+        raise cli.ToolError(f"{option} {path}: cannot write ({e.strerror or e})") from None
 
 
 def ray_seats(args, openings):
@@ -194,10 +224,12 @@ def parse_args(argv=None):
                         help="seed of the openings and of the engines' seed options (default 1)")
     parser.add_argument("--ray", action="store_true", help="play the games on Ray actors "
                         "(pip extra `cluster`; this machine, or the cluster RAY_ADDRESS names)")
-    parser.add_argument("--records", type=Path, help="file to write one line per game")
+    parser.add_argument("--records", type=Path, help="file to write one line per game (each "
+                        "as its game ends, sorted by game when the match ends)")
     parser.add_argument("--think-times", type=Path, metavar="FILE", help="CSV file to write one "
                         "line per genmove: game,engine,colour,ply,ms,move,depth (the depth its "
-                        "search completed, empty if it reported none; gipf-clock-profile)")
+                        "search completed, empty if it reported none; gipf-clock-profile); "
+                        "written as each game ends, sorted by game when the match ends")
     parser.add_argument("--move-timeout", type=int, default=10000, metavar="MS",
                         help="ms a genmove may run beyond its budget (the move time, or the "
                         "side's clock) before that side loses the game (default 10000)")
@@ -300,6 +332,7 @@ def run(argv=None) -> int:
                                 f"(LLR {llr:.2f}, bounds {lower:.2f} {upper:.2f})")
     if args.gametime:
         print(f"lost on time: A {tally.time_losses['A']}, B {tally.time_losses['B']}")
+    tally.close_live()
     if args.think_times:
         with cli.atomic_output(args.think_times, "--think-times", newline="") as f:
             writer = csv.writer(f)
