@@ -152,6 +152,17 @@ def test_match_checks_its_output_files_before_the_match(option, capsys):
     assert status == 1 and one_line(err) == f"match: {option} /nonexistent/x: no such folder /nonexistent"
 
 
+def test_a_match_that_plays_no_game_leaves_its_output_files_as_they_were(tmp_path, capsys):
+    records, thinks = tmp_path / "games.txt", tmp_path / "thinks.csv"
+    records.write_text("an earlier match\n")
+    thinks.write_text("earlier,rows\n")
+    status, out, err = run_main("match", ["--game", "dvonn", "--games", "2", "--a", "/nonexistent",
+                                          "--b", "/nonexistent", "--records", str(records),
+                                          "--think-times", str(thinks)], capsys)
+    assert status == 1 and "match: " in err
+    assert records.read_text() == "an earlier match\n" and thinks.read_text() == "earlier,rows\n"
+
+
 class NoCluster:
     """Stands in for Ray where RAY_ADDRESS names no running cluster: init fails as Ray's does
     (a ConnectionError of several lines).  (A real `RAY_ADDRESS=auto` would join any cluster

@@ -33,12 +33,13 @@ Examples:
 from __future__ import annotations
 
 import csv
+import io
 import queue
 import sys
 import threading
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Optional, TextIO
 
 from engine.games import GAMES, SPECS
 from engine.tools import cli
@@ -68,16 +69,28 @@ class Tally:
         self.stop = threading.Event()
         self.decision: Optional[str] = None
         # Each game's lines go out as it ends, so a match killed or lost keeps every finished
-        # game; the end of the match rewrites the files sorted by game.
-        self.live_records = _open_live(args.records, "--records")
-        self.live_thinks = _open_live(args.think_times, "--think-times")
-        if self.live_thinks:
-            csv.writer(self.live_thinks).writerow(THINK_FIELDS)
-            self.live_thinks.flush()
+        # game; the end of the match rewrites the files sorted by game.  Opened at the first
+        # finished game: a match that plays none leaves its targets as they were.
+        self.live: dict[Path, Optional[TextIO]] = {}
+
+    def write_live(self, path: Optional[Path], text: str, header: str = "") -> None:
+        if path is None:
+            return
+        if path not in self.live:
+            try:
+                opened = open(path, "w", encoding="utf-8")
+                opened.write(header)
+                self.live[path] = opened
+            except OSError:
+                self.live[path] = None  # the match's end names the problem when it writes
+        f = self.live[path]
+        if f is not None:
+            f.write(text)
+            f.flush()
 
     def close_live(self) -> None:
-        for f in (self.live_records, self.live_thinks):
-            if f:
+        for f in self.live.values():
+            if f is not None:
                 f.close()
 
     def add(self, index: int, white: int, played: Played) -> None:
@@ -99,12 +112,9 @@ class Tally:
             else:
                 self.pair_half[pair] = a_score
             self.records[index] = f"{index + 1} A={'wb'[white]} {played.record}"
-            if self.live_thinks:  # before the record: a game on record has its think times
-                csv.writer(self.live_thinks).writerows(thinks)
-                self.live_thinks.flush()
-            if self.live_records:
-                self.live_records.write(self.records[index] + "\n")
-                self.live_records.flush()
+            # The think times first: a game on record has its think times.
+            self.write_live(self.args.think_times, csv_text(thinks), csv_text([THINK_FIELDS]))
+            self.write_live(self.args.records, self.records[index] + "\n")
             line = (f"game {index + 1}: A as {'White' if white == 0 else 'Black'} "
                     f"{'won' if a_score == 1 else 'drew' if a_score == 0.5 else 'lost'} "
                     f"(A {self.wins}-{self.draws}-{self.losses})")
@@ -121,14 +131,10 @@ class Tally:
             print(line, flush=True)
 
 
-def _open_live(path: Optional[Path], option: str):
-    """The output file opened for the lines of each game as it ends (None without a path)."""
-    if path is None:
-        return None
-    try:
-        return open(path, "w", encoding="utf-8", newline="")
-    except OSError as e:
-        raise cli.ToolError(f"{option} {path}: cannot write ({e.strerror or e})") from None
+def csv_text(rows) -> str:
+    out = io.StringIO()
+    csv.writer(out).writerows(rows)
+    return out.getvalue()
 
 
 def ray_seats(args, openings):
