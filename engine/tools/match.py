@@ -78,7 +78,7 @@ class Tally:
             return
         if path not in self.live:
             try:
-                opened = open(path, "w", encoding="utf-8")
+                opened = open(path, "w", encoding="utf-8", newline="")  # as the final file: csv ends its own lines
                 opened.write(header)
                 self.live[path] = opened
             except OSError:
