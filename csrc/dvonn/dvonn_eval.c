@@ -196,16 +196,23 @@ static inline __attribute__((always_inline)) unsigned own_sums(const DvPos *p, u
     return land_pass(p, own & ~sur, mob, 0, oc) + land_pass(p, own & sur, all, 1, oc);
 }
 
-/* Stacking phase: weighted sums per colour in 1/64 point, then the cut-off threats.  Sums are
- * unsigned (a huge weight wraps as the old per-term int sums did), so weighting each landing
- * point's value before summing gives the same total as weighting each term's sum (the search's
- * way: one pass over the stacks); `eval` gathers each term's sum for the trace.  The trace's
- * quotients by 64 are exact in a double, so its sums are too. */
-static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, const DvWeights *w, double *tr,
-                                                                DvParts *e)
+typedef union { uint8_t b[64]; uint64_t w[8]; } Bytes64;  /* 64 cells, a byte each */
+
+/* What the stacking phase's sums read, cell by cell (64 bytes or words, padded past the board
+ * so whole vectors work). */
+typedef struct {
+    uint8_t field[64] __attribute__((aligned(64)));  /* min(255, 64 + the reds' FIELD_ADD) */
+    uint32_t all[64] __attribute__((aligned(64)));   /* landing weight x field on occupied cells */
+    uint32_t mob[2][64] __attribute__((aligned(64))); /* a mobile stack's landing worth per colour */
+    Bytes64 fo;     /* the field on occupied cells (0 on empty ones) */
+    Bytes64 rm, cm[2], hb;  /* byte masks of the reds and of each colour; the heights */
+    Bytes64 nm, where;      /* red-free stacks next to a red; 2 x place (OwnCounts.where) */
+    uint64_t sur;   /* the surrounded stacks */
+} StackMaps;
+
+/* The field value of every cell at once (saturating adds). */
+static inline __attribute__((always_inline)) void field_values(const DvPos *p, uint8_t *field)
 {
-    /* field[b] = min(255, 64 + the reds' FIELD_ADD), every cell at once (saturating adds) */
-    uint8_t field[64] __attribute__((aligned(64)));
     for (int b = 0; b < 64; b++) field[b] = 64;
     for (uint64_t r = p->red; r; r &= r - 1) {
         const uint8_t *add = FIELD_FROM[ctz64(r)];
@@ -214,116 +221,147 @@ static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, 
             field[b] = f < add[b] ? 255 : f;
         }
     }
-    /* the field on occupied cells (0 on empty ones), and that times the landing weight */
-    union { uint8_t b[64]; uint64_t w[8]; } fo;
-    memcpy(fo.w, field, 64);
-    for (int i = 0; i < 8; i++) fo.w[i] &= BYTE_MASK[p->occ >> (8 * i) & 255];
-    uint32_t all[64] __attribute__((aligned(64))), mob[2][64] __attribute__((aligned(64)));
-    for (int b = 0; b < 64; b++) all[b] = (uint32_t)w->landing * fo.b[b];
-    /* byte masks of the reds and of each colour, the heights padded to 64 cells */
-    union { uint8_t b[64]; uint64_t w[8]; } rm, cm[2], hb;
-    for (int i = 0; i < 8; i++) {
-        rm.w[i] = BYTE_MASK[p->red >> (8 * i) & 255];
-        cm[0].w[i] = BYTE_MASK[p->col[0] >> (8 * i) & 255];
-        cm[1].w[i] = BYTE_MASK[p->col[1] >> (8 * i) & 255];
-    }
-    hb.w[6] = hb.w[7] = 0;
-    memcpy(hb.b, p->height, DV_BITS);
-    if (!tr) {
-        /* a mobile stack's landing point is also worth its red and enemy stacks: both colours'
-         * tables in one vectorised pass */
-        uint32_t lor = (uint32_t)w->landing_on_red, loe = (uint32_t)w->landing_on_enemy,
-                 ehr = (uint32_t)w->enemy_height_in_reach;
-        for (int b = 0; b < 64; b++) {
-            uint32_t base = all[b] + lor * (fo.b[b] & rm.b[b]), extra = loe * fo.b[b] + ehr * hb.b[b];
-            mob[0][b] = base + (extra & (uint32_t)(int8_t)cm[1].b[b]);
-            mob[1][b] = base + (extra & (uint32_t)(int8_t)cm[0].b[b]);
-        }
-    }
-    uint64_t sur = surrounded(p->occ);
-    /* field >= 80 (near) and >= 68 (two steps): next to a red and within two steps of one while
-     * at most three stacks hold reds (three at three steps make 67) */
+}
+
+/* Each cell's place: field >= 80 (near) and >= 68 (two steps): next to a red and within two
+ * steps of one while at most three stacks hold reds (three at three steps make 67). */
+static inline __attribute__((always_inline)) void red_places(const DvPos *p, StackMaps *m)
+{
     uint64_t near = 0, two = 0;
     if (popcount64(p->red) <= 3) {
         near = spread(p->red);
         two = spread(near);
     } else {
         for (int b = 0; b < 64; b++) {
-            near |= (uint64_t)(field[b] >= 80) << b;
-            two |= (uint64_t)(field[b] >= 68) << b;
+            near |= (uint64_t)(m->field[b] >= 80) << b;
+            two |= (uint64_t)(m->field[b] >= 68) << b;
         }
     }
-    union { uint8_t b[64]; uint64_t w[8]; } nm, where;  /* red-free stacks next to a red; places */
     for (int i = 0; i < 8; i++) {
         uint64_t n = BYTE_MASK[near >> (8 * i) & 255], t = BYTE_MASK[two >> (8 * i) & 255];
-        nm.w[i] = n & ~rm.w[i];
+        m->nm.w[i] = n & ~m->rm.w[i];
         /* 2 x place: a red stack is also near and two steps (its field is at least 128) */
-        where.w[i] = 0x0606060606060606ull - ((n & 0x0202020202020202ull) + (t & 0x0202020202020202ull) +
-                                              (rm.w[i] & 0x0202020202020202ull));
+        m->where.w[i] = 0x0606060606060606ull - ((n & 0x0202020202020202ull) + (t & 0x0202020202020202ull) +
+                                                 (m->rm.w[i] & 0x0202020202020202ull));
     }
-    int *v = e->v, *reach = e->reach;
-    e->stacking = 1;
-    for (int s = 0; s < 2; s++) {
-        uint64_t enemy = p->col[s ^ 1], own = p->col[s];
-        unsigned fsum, hs[3], land;
-        int table_pieces[DV_TABLE_SIZE] = {0};
-        OwnCounts oc = {0, 0, where.b, &((const int *)w)[DVW_stack_h1_red_still], tr ? table_pieces : NULL, 0};
-        /* field values; heights in (hs[0]), next to (hs[1]: field >= 80) and away from a red */
-        fsum = masked_byte_sum(field, cm[s].b, cm[s].b);
-        hs[0] = masked_byte_sum(hb.b, cm[s].b, rm.b);
-        hs[1] = masked_byte_sum(hb.b, cm[s].b, nm.b);
-        hs[2] = masked_byte_sum(hb.b, cm[s].b, cm[s].b) - hs[0] - hs[1];
-        if (!tr) {
-            land = own_sums(p, own, sur, all, mob[s], &oc);
-        } else {
-            /* each term's own sum: unit weights, one term at a time */
-            uint32_t none[64] = {0}, occupied[64], red[64] = {0}, ef[64] = {0}, eh[64] = {0};
-            for (int b = 0; b < 64; b++) occupied[b] = fo.b[b];
-            for (uint64_t x = p->red; x; x &= x - 1) red[ctz64(x)] = field[ctz64(x)];
-            for (uint64_t x = enemy; x; x &= x - 1) {
-                ef[ctz64(x)] = field[ctz64(x)];
-                eh[ctz64(x)] = p->height[ctz64(x)];
-            }
-            unsigned lsum = own_sums(p, own, sur, occupied, occupied, &oc);
-            unsigned rsum = own_sums(p, own, sur, none, red, NULL);
-            unsigned esum = own_sums(p, own, sur, none, ef, NULL);
-            unsigned ehsum = own_sums(p, own, sur, none, eh, NULL);
-            land = w->landing * lsum + w->landing_on_red * rsum + w->landing_on_enemy * esum +
-                   w->enemy_height_in_reach * ehsum;
-            TRACE(DVW_landing, s, (double)w->landing * lsum / 64.0);
-            TRACE(DVW_landing_on_red, s, (double)w->landing_on_red * rsum / 64.0);
-            TRACE(DVW_landing_on_enemy, s, (double)w->landing_on_enemy * esum / 64.0);
-            TRACE(DVW_enemy_height_in_reach, s, (double)w->enemy_height_in_reach * ehsum / 64.0);
-        }
-        v[s] = (int)(w->field * fsum + w->height_on_red * hs[0] + w->height_near_red * hs[1] +
-                     w->height_far * hs[2] + land);
-        TRACE(DVW_field, s, (double)w->field * fsum / 64.0);
-        TRACE(DVW_height_on_red, s, (double)w->height_on_red * hs[0] / 64.0);
-        TRACE(DVW_height_near_red, s, (double)w->height_near_red * hs[1] / 64.0);
-        TRACE(DVW_height_far, s, (double)w->height_far * hs[2] / 64.0);
-        /* tallest enemy stack a mobile stack can take (only the capture terms use it): a
-         * vectorised maximum over the heights masked to those cells */
-        union { uint8_t b[64]; uint64_t w[8]; } tm;
-        for (int i = 0; i < 8; i++) tm.w[i] = BYTE_MASK[oc.targets >> (8 * i) & 255] & cm[s ^ 1].w[i];
-        uint8_t r = 0;
+}
+
+static inline __attribute__((always_inline)) void stack_maps(const DvPos *p, const DvWeights *w, double *tr,
+                                                             StackMaps *m)
+{
+    field_values(p, m->field);
+    memcpy(m->fo.w, m->field, 64);
+    for (int i = 0; i < 8; i++) m->fo.w[i] &= BYTE_MASK[p->occ >> (8 * i) & 255];
+    for (int b = 0; b < 64; b++) m->all[b] = (uint32_t)w->landing * m->fo.b[b];
+    for (int i = 0; i < 8; i++) {
+        m->rm.w[i] = BYTE_MASK[p->red >> (8 * i) & 255];
+        m->cm[0].w[i] = BYTE_MASK[p->col[0] >> (8 * i) & 255];
+        m->cm[1].w[i] = BYTE_MASK[p->col[1] >> (8 * i) & 255];
+    }
+    m->hb.w[6] = m->hb.w[7] = 0;
+    memcpy(m->hb.b, p->height, DV_BITS);
+    if (!tr) {
+        /* a mobile stack's landing point is also worth its red and enemy stacks: both colours'
+         * tables in one vectorised pass */
+        uint32_t lor = (uint32_t)w->landing_on_red, loe = (uint32_t)w->landing_on_enemy,
+                 ehr = (uint32_t)w->enemy_height_in_reach;
         for (int b = 0; b < 64; b++) {
-            uint8_t h = hb.b[b] & tm.b[b];
-            r = h > r ? h : r;
+            uint32_t base = m->all[b] + lor * (m->fo.b[b] & m->rm.b[b]),
+                     extra = loe * m->fo.b[b] + ehr * m->hb.b[b];
+            m->mob[0][b] = base + (extra & (uint32_t)(int8_t)m->cm[1].b[b]);
+            m->mob[1][b] = base + (extra & (uint32_t)(int8_t)m->cm[0].b[b]);
         }
-        reach[s] = r;
-        /* Landing cells only ever empty in this phase: no landing now means none later, unless
-         * another stack lands on this one. */
-        union { uint8_t b[64]; uint64_t w[8]; } sm;
-        for (int i = 0; i < 8; i++) sm.w[i] = BYTE_MASK[oc.stuck >> (8 * i) & 255];
-        int mobile = popcount64(own & ~sur & ~oc.stuck), stuck = (int)masked_byte_sum(hb.b, sm.b, sm.b);
-        v[s] += 64 * (w->mobile_stacks * mobile - w->stuck_pieces * stuck + oc.table_sum);
-        TRACE(DVW_mobile_stacks, s, w->mobile_stacks * mobile);
-        TRACE(DVW_stuck_pieces, s, -w->stuck_pieces * stuck);
-        for (int i = 0; tr && i < DV_TABLE_SIZE; i++)
-            TRACE(DVW_stack_h1_red_still + i, s, oc.table[i] * table_pieces[i]);
     }
+    m->sur = surrounded(p->occ);
+    red_places(p, m);
+}
+
+/* The landing terms of colour s for the trace: each term's own sum with unit weights, one
+ * term at a time, then weighted. */
+static unsigned traced_landing(const DvPos *p, const DvWeights *w, double *tr, const StackMaps *m, int s,
+                               OwnCounts *oc)
+{
+    uint64_t own = p->col[s], enemy = p->col[s ^ 1];
+    uint32_t none[64] = {0}, occupied[64], red[64] = {0}, ef[64] = {0}, eh[64] = {0};
+    for (int b = 0; b < 64; b++) occupied[b] = m->fo.b[b];
+    for (uint64_t x = p->red; x; x &= x - 1) red[ctz64(x)] = m->field[ctz64(x)];
+    for (uint64_t x = enemy; x; x &= x - 1) {
+        ef[ctz64(x)] = m->field[ctz64(x)];
+        eh[ctz64(x)] = p->height[ctz64(x)];
+    }
+    unsigned lsum = own_sums(p, own, m->sur, occupied, occupied, oc);
+    unsigned rsum = own_sums(p, own, m->sur, none, red, NULL);
+    unsigned esum = own_sums(p, own, m->sur, none, ef, NULL);
+    unsigned ehsum = own_sums(p, own, m->sur, none, eh, NULL);
+    TRACE(DVW_landing, s, (double)w->landing * lsum / 64.0);
+    TRACE(DVW_landing_on_red, s, (double)w->landing_on_red * rsum / 64.0);
+    TRACE(DVW_landing_on_enemy, s, (double)w->landing_on_enemy * esum / 64.0);
+    TRACE(DVW_enemy_height_in_reach, s, (double)w->enemy_height_in_reach * ehsum / 64.0);
+    return w->landing * lsum + w->landing_on_red * rsum + w->landing_on_enemy * esum +
+           w->enemy_height_in_reach * ehsum;
+}
+
+/* The tallest enemy stack a mobile stack of colour s can take (only the capture terms use it):
+ * a vectorised maximum over the heights masked to those cells. */
+static inline __attribute__((always_inline)) int tallest_target(const StackMaps *m, int s, uint64_t targets)
+{
+    Bytes64 tm;
+    for (int i = 0; i < 8; i++) tm.w[i] = BYTE_MASK[targets >> (8 * i) & 255] & m->cm[s ^ 1].w[i];
+    uint8_t r = 0;
+    for (int b = 0; b < 64; b++) {
+        uint8_t h = m->hb.b[b] & tm.b[b];
+        r = h > r ? h : r;
+    }
+    return r;
+}
+
+/* Colour s's stacking sums into e->v[s] and e->reach[s]. */
+static inline __attribute__((always_inline)) void stacking_side(const DvPos *p, const DvWeights *w, double *tr,
+                                                                const StackMaps *m, int s, DvParts *e)
+{
+    uint64_t own = p->col[s];
+    int table_pieces[DV_TABLE_SIZE] = {0};
+    OwnCounts oc = {0, 0, m->where.b, &((const int *)w)[DVW_stack_h1_red_still], tr ? table_pieces : NULL, 0};
+    /* field values; heights in (hs[0]), next to (hs[1]: field >= 80) and away from a red */
+    unsigned fsum = masked_byte_sum(m->field, m->cm[s].b, m->cm[s].b), hs[3];
+    hs[0] = masked_byte_sum(m->hb.b, m->cm[s].b, m->rm.b);
+    hs[1] = masked_byte_sum(m->hb.b, m->cm[s].b, m->nm.b);
+    hs[2] = masked_byte_sum(m->hb.b, m->cm[s].b, m->cm[s].b) - hs[0] - hs[1];
+    unsigned land = tr ? traced_landing(p, w, tr, m, s, &oc) : own_sums(p, own, m->sur, m->all, m->mob[s], &oc);
+    int *v = e->v;
+    v[s] = (int)(w->field * fsum + w->height_on_red * hs[0] + w->height_near_red * hs[1] +
+                 w->height_far * hs[2] + land);
+    TRACE(DVW_field, s, (double)w->field * fsum / 64.0);
+    TRACE(DVW_height_on_red, s, (double)w->height_on_red * hs[0] / 64.0);
+    TRACE(DVW_height_near_red, s, (double)w->height_near_red * hs[1] / 64.0);
+    TRACE(DVW_height_far, s, (double)w->height_far * hs[2] / 64.0);
+    e->reach[s] = tallest_target(m, s, oc.targets);
+    /* Landing cells only ever empty in this phase: no landing now means none later, unless
+     * another stack lands on this one. */
+    Bytes64 sm;
+    for (int i = 0; i < 8; i++) sm.w[i] = BYTE_MASK[oc.stuck >> (8 * i) & 255];
+    int mobile = popcount64(own & ~m->sur & ~oc.stuck), stuck = (int)masked_byte_sum(m->hb.b, sm.b, sm.b);
+    v[s] += 64 * (w->mobile_stacks * mobile - w->stuck_pieces * stuck + oc.table_sum);
+    TRACE(DVW_mobile_stacks, s, w->mobile_stacks * mobile);
+    TRACE(DVW_stuck_pieces, s, -w->stuck_pieces * stuck);
+    for (int i = 0; tr && i < DV_TABLE_SIZE; i++)
+        TRACE(DVW_stack_h1_red_still + i, s, oc.table[i] * table_pieces[i]);
+}
+
+/* Stacking phase: weighted sums per colour in 1/64 point, then the cut-off threats.  Sums are
+ * unsigned (a huge weight wraps as the old per-term int sums did), so weighting each landing
+ * point's value before summing gives the same total as weighting each term's sum (the search's
+ * way: one pass over the stacks); `eval` gathers each term's sum for the trace.  The trace's
+ * quotients by 64 are exact in a double, so its sums are too. */
+static inline __attribute__((always_inline)) void stacking_eval(const DvPos *p, const DvWeights *w, double *tr,
+                                                                DvParts *e)
+{
+    StackMaps m;
+    stack_maps(p, w, tr, &m);
+    e->stacking = 1;
+    for (int s = 0; s < 2; s++) stacking_side(p, w, tr, &m, s, e);
     if (w->cut_now || w->cut_next) {
-        uint64_t cutv = cut_cells(p->occ) & ~sur & ~p->red;
+        uint64_t cutv = cut_cells(p->occ) & ~m.sur & ~p->red;
         if (cutv) {
             e->cut[0] = cut_gain(p, 0, cutv);
             e->cut[1] = cut_gain(p, 1, cutv);

@@ -269,71 +269,66 @@ static void dump_rays(void)
     }
 }
 
-int main(int argc, char **argv)
+/* pos SIDE PHASE then 60 tokens "h,code" (h 0 = empty) [DEPTH]: the actions and perft counts. */
+static int pos_command(int argc, char **argv)
 {
-    tz_global_init();
-    tz_eval_init();
-    ref_geometry();
-    if (argc > 1 && !strcmp(argv[1], "rays")) { dump_rays(); return 0; }
-    if (argc > 1 && !strcmp(argv[1], "pos")) {
-        /* pos SIDE PHASE then 60 tokens "h,code" (h 0 = empty) */
-        if (argc < 64) { fprintf(stderr, "need 60 points\n"); return 2; }
+    if (argc < 64) { fprintf(stderr, "need 60 points\n"); return 2; }
+    uint8_t h[60], t[60];
+    for (int i = 0; i < 60; i++) {
+        int hh = 0, cc = 0;
+        sscanf(argv[4 + i], "%d,%d", &hh, &cc);
+        h[i] = (uint8_t)hh; t[i] = (uint8_t)cc;
+    }
+    TzPos p;
+    tz_init(&p, h, t, NULL, atoi(argv[2]), atoi(argv[3]));
+    int depth = argc > 64 ? atoi(argv[64]) : 2;
+    printf("actions %d", tz_count_actions(&p));
+    for (int d = 1; d <= depth; d++) printf(" perft%d %llu", d, (unsigned long long)tz_perft(&p, d));
+    printf("\n");
+    return 0;
+}
+
+/* lines: DEPTH SIDE PHASE h0,c0 ... h59,c59 -> "perft1 ... perftDEPTH over result" */
+static int stdin_command(void)
+{
+    int depth, side, phase;
+    while (scanf("%d %d %d", &depth, &side, &phase) == 3) {
         uint8_t h[60], t[60];
         for (int i = 0; i < 60; i++) {
             int hh = 0, cc = 0;
-            sscanf(argv[4 + i], "%d,%d", &hh, &cc);
+            if (scanf(" %d,%d", &hh, &cc) != 2) return 2;
             h[i] = (uint8_t)hh; t[i] = (uint8_t)cc;
         }
         TzPos p;
-        tz_init(&p, h, t, NULL, atoi(argv[2]), atoi(argv[3]));
-        int depth = argc > 64 ? atoi(argv[64]) : 2;
-        printf("actions %d", tz_count_actions(&p));
-        for (int d = 1; d <= depth; d++) printf(" perft%d %llu", d, (unsigned long long)tz_perft(&p, d));
-        printf("\n");
-        return 0;
+        tz_init(&p, h, t, NULL, side, phase);
+        for (int d = 1; d <= depth; d++) printf("%llu ", (unsigned long long)tz_perft(&p, d));
+        int sw = 0;
+        int ov = tz_over(&p, &sw);
+        printf("%d %d\n", ov, ov ? sw : 0);
+        fflush(stdout);
     }
-    if (argc > 1 && !strcmp(argv[1], "stdin")) {
-        /* lines: DEPTH SIDE PHASE h0,c0 ... h59,c59 -> "perft1 ... perftDEPTH over result" */
-        int depth, side, phase;
-        while (scanf("%d %d %d", &depth, &side, &phase) == 3) {
-            uint8_t h[60], t[60];
-            for (int i = 0; i < 60; i++) {
-                int hh = 0, cc = 0;
-                if (scanf(" %d,%d", &hh, &cc) != 2) return 2;
-                h[i] = (uint8_t)hh; t[i] = (uint8_t)cc;
-            }
-            TzPos p;
-            tz_init(&p, h, t, NULL, side, phase);
-            for (int d = 1; d <= depth; d++) printf("%llu ", (unsigned long long)tz_perft(&p, d));
-            int sw = 0;
-            int ov = tz_over(&p, &sw);
-            printf("%d %d\n", ov, ov ? sw : 0);
-            fflush(stdout);
-        }
-        return 0;
-    }
-    int bench = argc > 1 && !strcmp(argv[1], "bench");
+    return 0;
+}
 
-    uint8_t h[60], t[60];
-    fixed_opening(h, t);
+/* The fixed opening's stock and perft counts; *p is the opening after. */
+static void check_fixed_opening(const uint8_t *h, const uint8_t *t, TzPos *p)
+{
     int counts[6] = {0};
     for (int i = 0; i < 60; i++) counts[t[i]] += h[i];
     CHECK(counts[0] == 6 && counts[1] == 9 && counts[2] == 15 && counts[3] == 6 && counts[4] == 9 && counts[5] == 15,
           "fixed opening stock");
-
-    TzPos p;
-    tz_init(&p, h, t, NULL, 0, 0);
-    CHECK(!p.over, "fixed opening over");
-    uint64_t p1 = tz_perft(&p, 1);
+    tz_init(p, h, t, NULL, 0, 0);
+    CHECK(!p->over, "fixed opening over");
+    uint64_t p1 = tz_perft(p, 1);
     printf("fixed opening: White opening captures perft(1) = %llu\n", (unsigned long long)p1);
     CHECK(p1 == 42, "perft(1) = %llu, expected 42", (unsigned long long)p1);
 
     /* Black's replies to each of White's 42 opening captures */
     uint32_t mv[TZ_MAX_MOVES];
-    int n = tz_gen(&p, mv);
+    int n = tz_gen(p, mv);
     uint64_t lo = ~0ULL, hi = 0, sum = 0;
     for (int i = 0; i < n; i++) {
-        TzPos q = p;
+        TzPos q = *p;
         tz_play(&q, mv[i]);
         uint64_t c = tz_perft(&q, 1);
         if (c < lo) lo = c;
@@ -343,115 +338,125 @@ int main(int argc, char **argv)
     printf("Black first-turn replies: min %llu max %llu (Waltz: 5667-6356), sum %llu\n",
            (unsigned long long)lo, (unsigned long long)hi, (unsigned long long)sum);
     double t0 = now();
-    uint64_t p2 = tz_perft(&p, 2);
+    uint64_t p2 = tz_perft(p, 2);
     double t1 = now();
     printf("fixed opening perft(2) = %llu  (%.3f s)\n", (unsigned long long)p2, t1 - t0);
     CHECK(p2 == sum, "perft(2) != sum of replies");
+}
+
+/* A hand-made position: handover, self-burying stack, first capture ends game. */
+static void check_hand_position(void)
+{
+    uint8_t hh[60] = {0}, tt[60] = {0};
+    /* White: Tzaar A1 (h1), Tzarra A2, Tott A3; Black: Tzaar B2.., Tzarra, Tott */
+    hh[0] = 1; tt[0] = 0;   /* A1 W Tzaar */
+    hh[1] = 1; tt[1] = 1;   /* A2 W Tzarra */
+    hh[2] = 1; tt[2] = 2;   /* A3 W Tott */
+    hh[3] = 2; tt[3] = 2;   /* A4 W Tott h2 */
+    hh[59] = 1; tt[59] = 3; /* I5 B Tzaar */
+    hh[58] = 1; tt[58] = 4; /* I4 B Tzarra */
+    hh[57] = 1; tt[57] = 5; /* I3 B Tott */
+    hh[4] = 1; tt[4] = 5;   /* A5 B Tott, capturable by A4 (h2) */
+    TzPos q;
+    tz_init(&q, hh, tt, NULL, 0, 1);
+    CHECK(!q.over, "hand pos over");
+    /* White: only capture A4xA5. Then second action: stack A4 onto A3? etc. */
+    uint32_t mv[TZ_MAX_MOVES];
+    int n = tz_gen(&q, mv);
+    CHECK(n == 1 && mv[0] == (3u | 4u << 6), "hand pos captures n=%d", n);
+    tz_play(&q, mv[0]);
+    CHECK(!q.over && q.phase == 2, "after first capture");
+    n = tz_gen(&q, mv);
+    /* stacks: A1->A2, A2->A1, A2->A3, A3->A2, A3->A4? A5 now holds W Tott h2 (A4 empty):
+       A3->A5 (up through empty A4), A5->A3; plus pass */
+    int nstack = 0, npass = 0, burying = 0;
+    for (int i = 0; i < n; i++) {
+        if (mv[i] == MOVE_PASS) npass++;
+        else if ((mv[i] >> 12) == 1) {
+            nstack++;
+            TzPos r = q;
+            tz_play(&r, mv[i]);
+            int sw = 0;
+            if (tz_over(&r, &sw) && sw < 0) burying++;
+        }
+    }
+    CHECK(nstack == 6 && npass == 1 && n == 7, "second actions n=%d stacks=%d", n, nstack);
+    printf("hand position: %d self-burying stackings of %d (expected 3: A1->A2, A2->A1, A3->A2; A2->A3 leaves the Tott on A5)\n",
+           burying, nstack);
+    CHECK(burying == 3, "self-burying count");
+    /* pass: Black to act, has no capture (all isolated far away)? Black I-stacks
+       face nothing capturable -> White wins at handover */
+    TzPos r = q;
+    tz_play(&r, MOVE_PASS);
+    int sw = 0;
+    CHECK(tz_over(&r, &sw) && sw == 1, "handover without capture should give White the win");
+}
+
+/* Actions per second over 200 random games from the fixed opening (40 plies each): every
+ * action of each position played (and, with `evaluate`, evaluated and ordered). */
+static void time_actions(const uint8_t *h, const uint8_t *t, int evaluate, long long *checksum)
+{
+    uint32_t mv[TZ_MAX_MOVES];
+    uint64_t nodes = 0;
+    double t0 = now();
+    for (int rep = 0; rep < 200; rep++) {
+        TzPos g;
+        tz_init(&g, h, t, NULL, 0, 0);
+        for (int ply = 0; ply < 40 && !g.over; ply++) {
+            int k = tz_gen(&g, mv);
+            for (int i = 0; i < k; i++) {
+                TzPos c = g;
+                tz_play(&c, mv[i]);
+                *checksum += evaluate ? tz_eval(&c) + tz_move_order(&g, mv[i]) : (long long)(c.hash & 1);
+                nodes++;
+            }
+            tz_play(&g, mv[lcg() % (uint32_t)k]);
+        }
+    }
+    double t1 = now();
+    printf("%s: %.2f M actions/s (checksum %lld)\n", evaluate ? "gen+play+eval+order" : "gen+play only",
+           nodes / (t1 - t0) / 1e6, *checksum);
+}
+
+static void bench_opening(const TzPos *p, const uint8_t *h, const uint8_t *t)
+{
+    double t0 = now();
+    uint64_t p3 = tz_perft(p, 3);
+    double t1 = now();
+    printf("fixed opening perft(3) = %llu  (%.2f s, %.1f M turns/s)\n",
+           (unsigned long long)p3, t1 - t0, p3 / (t1 - t0) / 1e6);
+    long long checksum = 0;
+    time_actions(h, t, 1, &checksum);
+    time_actions(h, t, 0, &checksum);
+}
+
+int main(int argc, char **argv)
+{
+    tz_global_init();
+    tz_eval_init();
+    ref_geometry();
+    if (argc > 1 && !strcmp(argv[1], "rays")) { dump_rays(); return 0; }
+    if (argc > 1 && !strcmp(argv[1], "pos")) return pos_command(argc, argv);
+    if (argc > 1 && !strcmp(argv[1], "stdin")) return stdin_command();
+    int bench = argc > 1 && !strcmp(argv[1], "bench");
+
+    uint8_t h[60], t[60];
+    fixed_opening(h, t);
+    TzPos p;
+    check_fixed_opening(h, t, &p);
 
     /* random games vs the reference */
     uint64_t acts;
     int ww;
     int ng = bench ? 400 : 100;
-    t0 = now();
+    double t0 = now();
     random_games(ng, &acts, &ww);
-    t1 = now();
+    double t1 = now();
     printf("%d random games vs reference: %llu actions, White won %d (%.2f s)\n", ng,
            (unsigned long long)acts, ww, t1 - t0);
 
-    /* hand-made positions: handover, self-burying stack, first capture ends game */
-    {
-        uint8_t hh[60] = {0}, tt[60] = {0};
-        /* White: Tzaar A1 (h1), Tzarra A2, Tott A3; Black: Tzaar B2.., Tzarra, Tott */
-        hh[0] = 1; tt[0] = 0;   /* A1 W Tzaar */
-        hh[1] = 1; tt[1] = 1;   /* A2 W Tzarra */
-        hh[2] = 1; tt[2] = 2;   /* A3 W Tott */
-        hh[3] = 2; tt[3] = 2;   /* A4 W Tott h2 */
-        hh[59] = 1; tt[59] = 3; /* I5 B Tzaar */
-        hh[58] = 1; tt[58] = 4; /* I4 B Tzarra */
-        hh[57] = 1; tt[57] = 5; /* I3 B Tott */
-        hh[4] = 1; tt[4] = 5;   /* A5 B Tott, capturable by A4 (h2) */
-        TzPos q;
-        tz_init(&q, hh, tt, NULL, 0, 1);
-        CHECK(!q.over, "hand pos over");
-        /* White: only capture A4xA5. Then second action: stack A4 onto A3? etc. */
-        n = tz_gen(&q, mv);
-        CHECK(n == 1 && mv[0] == (3u | 4u << 6), "hand pos captures n=%d", n);
-        tz_play(&q, mv[0]);
-        CHECK(!q.over && q.phase == 2, "after first capture");
-        n = tz_gen(&q, mv);
-        /* stacks: A1->A2, A2->A1, A2->A3, A3->A2, A3->A4? A5 now holds W Tott h2 (A4 empty):
-           A3->A5 (up through empty A4), A5->A3; plus pass */
-        int nstack = 0, npass = 0, burying = 0;
-        for (int i = 0; i < n; i++) {
-            if (mv[i] == MOVE_PASS) npass++;
-            else if ((mv[i] >> 12) == 1) {
-                nstack++;
-                TzPos r = q;
-                tz_play(&r, mv[i]);
-                int sw = 0;
-                if (tz_over(&r, &sw) && sw < 0) burying++;
-            }
-        }
-        CHECK(nstack == 6 && npass == 1 && n == 7, "second actions n=%d stacks=%d", n, nstack);
-        printf("hand position: %d self-burying stackings of %d (expected 3: A1->A2, A2->A1, A3->A2; A2->A3 leaves the Tott on A5)\n",
-               burying, nstack);
-        CHECK(burying == 3, "self-burying count");
-        /* pass: Black to act, has no capture (all isolated far away)? Black I-stacks
-           face nothing capturable -> White wins at handover */
-        TzPos r = q;
-        tz_play(&r, MOVE_PASS);
-        int sw = 0;
-        CHECK(tz_over(&r, &sw) && sw == 1, "handover without capture should give White the win");
-    }
-
-    if (bench) {
-        TzPos q = p;
-        tz_play(&q, mv[0]);
-        t0 = now();
-        uint64_t p3 = tz_perft(&p, 3);
-        t1 = now();
-        printf("fixed opening perft(3) = %llu  (%.2f s, %.1f M turns/s)\n",
-               (unsigned long long)p3, t1 - t0, p3 / (t1 - t0) / 1e6);
-        /* raw action throughput: gen+copy+play+eval over a few random positions */
-        uint64_t nodes = 0;
-        long long esum = 0;
-        t0 = now();
-        for (int rep = 0; rep < 200; rep++) {
-            TzPos g;
-            tz_init(&g, h, t, NULL, 0, 0);
-            for (int ply = 0; ply < 40 && !g.over; ply++) {
-                int k = tz_gen(&g, mv);
-                for (int i = 0; i < k; i++) {
-                    TzPos c = g;
-                    tz_play(&c, mv[i]);
-                    esum += tz_eval(&c);
-                    esum += tz_move_order(&g, mv[i]);
-                    nodes++;
-                }
-                tz_play(&g, mv[lcg() % (uint32_t)k]);
-            }
-        }
-        t1 = now();
-        printf("gen+play+eval+order: %.2f M actions/s (checksum %lld)\n", nodes / (t1 - t0) / 1e6, esum);
-        nodes = 0;
-        t0 = now();
-        for (int rep = 0; rep < 200; rep++) {
-            TzPos g;
-            tz_init(&g, h, t, NULL, 0, 0);
-            for (int ply = 0; ply < 40 && !g.over; ply++) {
-                int k = tz_gen(&g, mv);
-                for (int i = 0; i < k; i++) {
-                    TzPos c = g;
-                    tz_play(&c, mv[i]);
-                    esum += c.hash & 1;
-                    nodes++;
-                }
-                tz_play(&g, mv[lcg() % (uint32_t)k]);
-            }
-        }
-        t1 = now();
-        printf("gen+play only: %.2f M actions/s (checksum %lld)\n", nodes / (t1 - t0) / 1e6, esum);
-    }
+    check_hand_position();
+    if (bench) bench_opening(&p, h, t);
 
     printf(fails ? "%d FAILURES\n" : "all tests passed\n", fails);
     return fails != 0;
