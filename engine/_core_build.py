@@ -85,7 +85,7 @@ def make_builder(relative: bool = True) -> FFI:
         "engine._core",
         '#include "core_api.h"\n',
         sources=_files("*.c", relative),
-        depends=_files("*.h", relative),  # a changed header rebuilds too
+        depends=_files("*.h", relative) + _files("*.inc", relative),  # a changed header or part rebuilds too
         include_dirs=[os.path.join(CSRC, d) for d in INCLUDE_DIRS],
         extra_compile_args=_cflags(),
         extra_link_args=["-pthread"] + shlex.split(os.environ.get("GIPF_CORE_LDFLAGS", "")),

@@ -290,6 +290,14 @@ def search_parameters(game: str) -> list[Weight]:
     return weights(game)[_lib.core_eval_weight_count(_game_id(game)):]
 
 
+def next_iteration_share(game: str) -> float:
+    """The share of a timed search's time after which the core starts no new iteration: the
+    game's `search_next_iteration` as the core holds it now (its own default, or what `weights
+    set` gave), clamped to its range as a search clamps it."""
+    w = next(w for w in search_parameters(game) if w.name == "search_next_iteration")
+    return min(max(w.value, w.low), w.high) / 100
+
+
 def set_weight(game: str, name: str, value: int) -> None:
     """Change one weight (process-wide, until changed again); KeyError / ValueError when bad.
     Clears the transposition table, whose scores were made with the old weights."""
@@ -361,30 +369,30 @@ def search(game: str, cells: Sequence[str], side: int, phase: int, *,
     that raised (a KeyboardInterrupt in it stops the search and is raised as is).
     """
     h, t, e = _position(game, cells)
-    prm = _ffi.new("SearchParams *")
-    prm.time_ms = min(int(time_ms), 1 << 62) if time_ms else 0  # the C side saturates
-    prm.multipv = max(1, min(MAX_MULTIPV, int(multipv)))
-    prm.report_ms = max(0, int(report_ms))
-    prm.soft_ms = min(int(soft_ms), 1 << 62) if soft_ms else 0
-    prm.depth = int(depth) if depth else 0
-    prm.nodes = int(nodes) if nodes else 0
-    prm.threads = max(1, int(threads))
-    prm.seed = int(seed) & 0xFFFFFFFFFFFFFFFF
-    prm.stop = _stop_cell(stop)
+    lim = _ffi.new("SearchLimits *")
+    lim.time_ms = min(int(time_ms), 1 << 62) if time_ms else 0  # the C side saturates
+    lim.multipv = max(1, min(MAX_MULTIPV, int(multipv)))
+    lim.report_ms = max(0, int(report_ms))
+    lim.soft_ms = min(int(soft_ms), 1 << 62) if soft_ms else 0
+    lim.depth = int(depth) if depth else 0
+    lim.nodes = int(nodes) if nodes else 0
+    lim.threads = max(1, int(threads))
+    lim.seed = int(seed) & 0xFFFFFFFFFFFFFFFF
+    lim.stop = _stop_cell(stop)
     key = 0
     if on_iteration is not None:
         with _callbacks_lock:
             key = max(_callbacks, default=0) + 1
             _callbacks[key] = (on_iteration, stop)
-        prm.on_iteration = _lib._core_on_iteration
-        prm.userdata = _ffi.cast("void *", key)
+        lim.on_iteration = _lib._core_on_iteration
+        lim.userdata = _ffi.cast("void *", key)
     res = _ffi.new("SearchResult *")
     turn = _ffi.new("uint32_t[]", TURN_MAX)
     turnlen = _ffi.new("int *")
     if stop is not None:
         stop.running += 1
     try:
-        rc = _lib.core_search(_game_id(game), h, t, e, side, phase, prm, int(hash_mb),
+        rc = _lib.core_search(_game_id(game), h, t, e, side, phase, lim, int(hash_mb),
                               res, turn, turnlen)
     finally:
         if stop is not None:
@@ -456,14 +464,14 @@ def solve(game: str, cells: Sequence[str], side: int, phase: int, *,
           stop: Optional[StopFlag] = None) -> Solution:
     """Exact endgame solve within the budget (see csrc/core/solve.h); CoreError on failure."""
     h, t, e = _position(game, cells)
-    prm = _ffi.new("SolveParams *")
-    prm.time_ms = min(int(time_ms), 1 << 62) if time_ms else 0  # the C side saturates
-    prm.nodes = int(nodes) if nodes else 0
-    prm.stop = _stop_cell(stop)
+    lim = _ffi.new("SolveLimits *")
+    lim.time_ms = min(int(time_ms), 1 << 62) if time_ms else 0  # the C side saturates
+    lim.nodes = int(nodes) if nodes else 0
+    lim.stop = _stop_cell(stop)
     res = _ffi.new("SolveResult *")
     turn = _ffi.new("uint32_t[]", TURN_MAX)
     turnlen = _ffi.new("int *")
-    rc = _lib.core_solve(_game_id(game), h, t, e, side, phase, prm, res, turn, turnlen)
+    rc = _lib.core_solve(_game_id(game), h, t, e, side, phase, lim, res, turn, turnlen)
     if rc < 0:
         raise CoreError("no memory for the solver's table" if rc == _lib.CORE_NO_MEMORY
                         else "bad position")

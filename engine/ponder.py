@@ -25,7 +25,6 @@ HARMLESS = frozenset({"time_left", "time_settings", "time_control", "name", "ver
                       "position", "showboard", "score", "legal_moves"})
 TAKES_OVER = frozenset({"genmove", "reg_genmove"})
 MAY_HIT = frozenset({"play", "move", "place"})
-STOP_SHARE = 0.45  # after a hit, no new iteration once this share of the budget is used
 
 
 class Ponder:
@@ -36,6 +35,8 @@ class Ponder:
         self.hit_at: Optional[float] = None   # when the predicted reply was played
         self.budget_ms: Optional[float] = None
         self.result: Optional[core.SearchResult] = None
+        # after a hit, no new iteration once this share of the budget is used: the game's own
+        self.stop_share = 1.0
 
     @property
     def running(self) -> bool:
@@ -61,6 +62,7 @@ class Ponder:
             game.pop()
         self.stop.clear()
         self.hit_at = self.budget_ms = self.result = None
+        self.stop_share = core.next_iteration_share(game.name)  # read now: a search holds the core
         self.thread = threading.Thread(target=self._search, args=(args, options),
                                        name="ponder", daemon=True)
         self.thread.start()
@@ -76,7 +78,7 @@ class Ponder:
     def _iteration(self, it: core.SearchResult) -> None:
         hit, budget = self.hit_at, self.budget_ms
         if hit is not None and budget is not None:
-            if (time.monotonic() - hit) * 1000 > STOP_SHARE * budget:
+            if (time.monotonic() - hit) * 1000 > self.stop_share * budget:
                 self.stop.set()
 
     def before(self, name: str) -> None:

@@ -2,6 +2,8 @@
 Python player, in that order; one core request for every search; ponder reads the PV as moves."""
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from engine import book, core, search
@@ -177,6 +179,31 @@ def test_ponder_predicts_the_reply_from_the_pv_moves_not_the_text():
         assert ponder.running
         game.play_text("C3")
         assert ponder.position == game.position()  # C3 (the moves), not A1 (the text)
+    finally:
+        ponder.cancel()
+
+
+@needs_core
+@pytest.mark.parametrize("name, share", [("dvonn", 0.60), ("tzaar", 0.45)])
+def test_after_a_ponder_hit_no_iteration_starts_past_the_games_own_share(name, share):
+    """The share is the game's `search_next_iteration`, read from the core (DVONN's 60, not the
+    shared default of 45)."""
+    assert core.next_iteration_share(name) == share
+    game = GAMES[name].start()
+    options = Options(depth=4, ponder="on")  # a PV that reaches the reply (TZAAR's two actions)
+    thought = think(game, options, Clock())
+    game.push(thought.move)
+    ponder = Ponder()
+    try:
+        ponder.start(game, options, thought)
+        assert ponder.thread is not None
+        ponder.thread.join()  # a depth-4 search: done, so only the calls below read the clock
+        ponder.budget_ms = 10_000.0
+        for used, stops in ((share - 0.03, False), (share + 0.03, True)):
+            ponder.stop.clear()
+            ponder.hit_at = time.monotonic() - used * 10
+            ponder._iteration(core.SearchResult(moves=[], score=0, depth=4, nodes=1, time_ms=1.0))
+            assert ponder.stop.is_set() == stops, used
     finally:
         ponder.cancel()
 

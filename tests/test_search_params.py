@@ -13,6 +13,7 @@ pytestmark = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REAS
 # every one on in at least one game (main holds what plays: docs/contributing.md)
 SEARCH_PARAMETERS = ["search_lmr_min_depth", "search_lmr_min_move", "search_lmr_base", "search_lmp",
                      "search_lmp_depth", "search_rfp", "search_rfp_depth", "search_nullmove",
+                     "search_nullmove_depth", "search_killer_first", "search_killer_second",
                      "search_next_iteration"]
 
 
@@ -101,8 +102,11 @@ def test_each_game_has_its_own_defaults():
     ("search_rfp", 200, True),               # static scores far above beta cut near the horizon
     ("search_nullmove", 0, False),           # DVONN's null move is on by default: off, more nodes
     ("search_nullmove", 5, True),            # a deeper reduction of the imagined pass
+    ("search_nullmove_depth", 4, False),     # ... tried only from a remaining depth of 4: more nodes
+    ("search_killer_first", 0, False),       # no killer bonus: a worse order, more nodes
+    ("search_killer_second", 0, False),
 ])
-def test_each_reduction_parameter_changes_the_tree_and_its_default_restores_it(setting, name, value, fewer):
+def test_each_search_parameter_changes_the_tree_and_its_default_restores_it(setting, name, value, fewer):
     g = dvonn_at(49, 6)
     before = search(g, depth=7).nodes  # at depth 6 the reductions barely reach its tree
     setting("dvonn", name, value)

@@ -93,7 +93,7 @@ int core_eval(int game, const uint8_t *height, const uint8_t *top, const uint8_t
 }
 
 int core_search(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
-                int side, int phase, const SearchParams *prm, int hash_mb,
+                int side, int phase, const SearchLimits *lim, int hash_mb,
                 SearchResult *res, uint32_t *turn, int *turnlen)
 {
     GamePos p;
@@ -101,7 +101,7 @@ int core_search(int game, const uint8_t *height, const uint8_t *top, const uint8
     if (!ops) return -1;
     pthread_mutex_lock(&g_lock);
     int rc = tt_resize(&g_tt, hash_mb > 0 ? (size_t)hash_mb : 1) ? CORE_NO_MEMORY : 0;
-    if (rc == 0) rc = ops->search(&p, prm, &g_tt, res, turn, turnlen);
+    if (rc == 0) rc = ops->search(&p, lim, &g_tt, res, turn, turnlen);
     pthread_mutex_unlock(&g_lock);
     return rc;
 }
@@ -115,7 +115,7 @@ static int same_side_after(const GameOps *ops, const GamePos *p, uint32_t m, Gam
 }
 
 int core_solve(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
-               int side, int phase, const SolveParams *prm, SolveResult *res,
+               int side, int phase, const SolveLimits *lim, SolveResult *res,
                uint32_t *turn, int *turnlen)
 {
     GamePos p;
@@ -124,14 +124,14 @@ int core_solve(int game, const uint8_t *height, const uint8_t *top, const uint8_
     pthread_mutex_lock(&g_lock);
     int rc = solve_tt_init(&g_solve_tt, SOLVE_TT_LOG2) ? CORE_NO_MEMORY : 0;
     *turnlen = 0;
-    if (rc == 0 && ops->solve(&p, prm, &g_solve_tt, res) < 0) rc = CORE_NO_MEMORY;
+    if (rc == 0 && ops->solve(&p, lim, &g_solve_tt, res) < 0) rc = CORE_NO_MEMORY;
     /* The rest of the turn (TZAAR's second action): solved from the position after the first. */
     while (rc == 0 && res->solved && res->best != MOVE_NONE && *turnlen < CORE_TURN_MAX) {
         turn[(*turnlen)++] = res->best;
         GamePos after;
         if (!same_side_after(ops, &p, res->best, &after)) break;
         SolveResult sub;
-        ops->solve(&after, prm, &g_solve_tt, &sub);
+        ops->solve(&after, lim, &g_solve_tt, &sub);
         if (!sub.solved) {
             res->solved = 0;
             break;

@@ -56,7 +56,7 @@ typedef struct SearchResult {
 
 typedef void (*SearchCallback)(void *userdata, const SearchResult *iteration);
 
-typedef struct SearchParams {
+typedef struct SearchLimits {
     int64_t time_ms;      /* <= 0: no time limit; else a hard deadline (no new iteration after
                              the game's search_next_iteration % of it) */
     int32_t depth;        /* <= 0: no depth limit */
@@ -69,13 +69,13 @@ typedef struct SearchParams {
     int32_t multipv;      /* candidates with exact scores, 1..MAX_MULTIPV (<= 0: 1) */
     int32_t report_ms;    /* > 0: also call on_iteration this often (latest iteration, current nodes) */
     int64_t soft_ms;      /* > 0: no new iteration after this many ms (else the game's share of time_ms) */
-} SearchParams;
+} SearchLimits;
 
-typedef struct SolveParams {
+typedef struct SolveLimits {
     int64_t time_ms;     /* <= 0: none */
     uint64_t nodes;      /* 0: none */
     const int32_t *stop; /* optional external stop flag */
-} SolveParams;
+} SolveLimits;
 
 typedef struct SolveResult {
     int32_t solved;      /* 1: value and best are exact */
@@ -103,13 +103,13 @@ int  core_eval(int game, const uint8_t *height, const uint8_t *top, const uint8_
  * One search at a time per process (serialised by a lock); the TT persists between calls
  * until core_clear_hash.  Returns 0, -1 for a bad position, CORE_NO_MEMORY. */
 int  core_search(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
-                 int side, int phase, const SearchParams *prm, int hash_mb,
+                 int side, int phase, const SearchLimits *lim, int hash_mb,
                  SearchResult *res, uint32_t *turn, int *turnlen);
-/* Exact endgame solve within prm's budget; res->solved = 0 when it ran out.
+/* Exact endgame solve within lim's budget; res->solved = 0 when it ran out.
  * turn[0..*turnlen) = the actions to play now (TZAAR: the whole turn), res->pv
  * the line from the root.  Its table is kept until core_clear_hash. */
 int  core_solve(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
-                int side, int phase, const SolveParams *prm, SolveResult *res,
+                int side, int phase, const SolveLimits *lim, SolveResult *res,
                 uint32_t *turn, int *turnlen);
 /* Perft that gives up (returns CORE_INTERRUPTED) soon after *stop becomes non-zero. */
 int  core_perft_stoppable(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,

@@ -53,23 +53,23 @@ static const SearchValue S(search_own)[] = {GAME_SEARCH_VALUES(SEARCH_VALUE) {-1
 
 #include "history.h"
 #include "reduce.h"
-#include "search_thread.h"
-#include "movepick.h"
-#include "prune.h"
-#include "search_node.h"
-#include "search_root.h"
-#include "solve_impl.h"
+#include "search_thread.inc"
+#include "movepick.inc"
+#include "prune.inc"
+#include "search_node.inc"
+#include "search_root.inc"
+#include "solve_impl.inc"
 
 /* A later action of the turn when the PV does not reach it (short or TT-cut PV): a short
  * search from the position after the first. */
-static uint32_t S(next_action)(const POS *after, const SearchResult *res, const SearchParams *prm, TT *tt)
+static uint32_t S(next_action)(const POS *after, const SearchResult *res, const SearchLimits *lim, TT *tt)
 {
     uint32_t moves[MAXMOVES];
     int n = G(gen)(after, moves);
     if (res->pvlen >= 2)
         for (int i = 0; i < n; i++)
             if (moves[i] == res->pv[1]) return moves[i];
-    SearchParams sub = *prm;
+    SearchLimits sub = *lim;
     sub.time_ms = 0;
     sub.nodes = 0;
     sub.threads = 1;
@@ -83,11 +83,11 @@ static uint32_t S(next_action)(const POS *after, const SearchResult *res, const 
     return r2.best;
 }
 
-static int S(search_turn)(const void *root, const SearchParams *prm, TT *tt, SearchResult *res,
+static int S(search_turn)(const void *root, const SearchLimits *lim, TT *tt, SearchResult *res,
                           uint32_t *turn, int *turnlen)
 {
     const POS *p = root;
-    int rc = S(search)(p, prm, tt, res);
+    int rc = S(search)(p, lim, tt, res);
     *turnlen = 0;
     if (rc == 0 && res->best != MOVE_NONE) {
         turn[(*turnlen)++] = res->best;
@@ -95,7 +95,7 @@ static int S(search_turn)(const void *root, const SearchParams *prm, TT *tt, Sea
             POS after = *p;
             G(play)(&after, res->best);
             if (G(side)(&after) == G(side)(p) && !G(over)(&after, NULL)) {
-                uint32_t m2 = S(next_action)(&after, res, prm, tt);
+                uint32_t m2 = S(next_action)(&after, res, lim, tt);
                 if (m2 != MOVE_NONE) turn[(*turnlen)++] = m2;
             }
         }
@@ -127,9 +127,9 @@ static uint64_t S(ops_perft_stoppable)(const void *p, int depth, const int32_t *
 {
     return G(perft_stoppable)(p, depth, stop, stopped);
 }
-static int S(ops_solve)(const void *p, const SolveParams *prm, SolveTT *tt, SolveResult *res)
+static int S(ops_solve)(const void *p, const SolveLimits *lim, SolveTT *tt, SolveResult *res)
 {
-    return S(solve)(p, prm, tt, res);
+    return S(solve)(p, lim, tt, res);
 }
 
 const GameOps CAT(GAME_NAME, _game) = {

@@ -40,9 +40,9 @@ typedef struct GameOps {
     uint64_t (*perft_stoppable)(const void *pos, int depth, const int32_t *stop, int *stopped);
     /* The search; turn[0..*turnlen) gets the actions to play now (up to the game's
      * <P>_TURN_ACTIONS, the later ones from short searches when the PV stops short). */
-    int (*search)(const void *root, const SearchParams *prm, TT *tt, SearchResult *res,
+    int (*search)(const void *root, const SearchLimits *lim, TT *tt, SearchResult *res,
                   uint32_t *turn, int *turnlen);
-    int (*solve)(const void *root, const SolveParams *prm, SolveTT *tt, SolveResult *res);
+    int (*solve)(const void *root, const SolveLimits *lim, SolveTT *tt, SolveResult *res);
     WeightTable eval_weights;   /* the evaluation's (<game>_eval.h) */
     WeightTable search_params;  /* the search parameters with the game's defaults */
 } GameOps;

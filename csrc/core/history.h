@@ -1,4 +1,4 @@
-/* What a search thread learns about moves as it searches, for the move picker (movepick.h):
+/* What a search thread learns about moves as it searches, for the move picker (movepick.inc):
  * two killer moves per ply (the last moves that cut off there) and a history score per side
  * and move.  The history is keyed by HISTORY_KEY(m), the move's low 14 bits (from and to:
  * CONTRACT.md, "Limits").  Per thread; the history halves at each new iteration. */

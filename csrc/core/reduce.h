@@ -1,5 +1,5 @@
 /* What a late move costs: late-move pruning drops it, a late-move reduction searches it
- * shallower first.  Both act only on quiet moves (movepick.h, MOVE_QUIET) after the first. */
+ * shallower first.  Both act only on quiet moves (movepick.inc, MOVE_QUIET) after the first. */
 #ifndef GIPF_REDUCE_H
 #define GIPF_REDUCE_H
 

@@ -1,6 +1,6 @@
 /* One alpha-beta search for every game, compiled in each game's folder by game_impl.h from
- * search_node.h (the node), movepick.h, prune.h, reduce.h and history.h (its parts) and
- * search_root.h (iterations, threads, time).  The result and parameter structs are the API's
+ * search_node.inc (the node), movepick.inc, prune.inc, reduce.h and history.h (its parts) and
+ * search_root.inc (iterations, threads, time).  The result and parameter structs are the API's
  * (core_api.h); its limits are in CONTRACT.md. */
 #ifndef GIPF_SEARCH_H
 #define GIPF_SEARCH_H

@@ -19,6 +19,9 @@
     X(search_rfp, 0, 100000, 0, "reverse futility: outside the PV, a static score this much per ply above beta cuts; 0 = off") \
     X(search_rfp_depth, 1, 20, 3, "... at remaining depths up to this") \
     X(search_nullmove, 0, 6, 0, "null-move pruning: depth reduction of the imagined pass, only where the game imagines one; 0 = off") \
+    X(search_nullmove_depth, 1, 20, 2, "... at remaining depths from this") \
+    X(search_killer_first, 0, 1000, 500, "move order: a ply's first killer as if its hint were this much higher (200 and more: never reduced)") \
+    X(search_killer_second, 0, 1000, 400, "... its second killer") \
     X(search_next_iteration, 0, 100, 45, "a timed search starts no iteration after this % of the move's time")
 
 #define SEARCH_PARAM_INDEX(name, low, high, deflt, help) SP_##name,

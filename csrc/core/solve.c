@@ -1,4 +1,4 @@
-/* The exact solver's table; solve_impl.h is compiled per game (game_impl.h). */
+/* The exact solver's table; solve_impl.inc is compiled per game (game_impl.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "solve.h"
 

@@ -1,4 +1,4 @@
-/* Exact endgame solver for every game (compiled per game from solve_impl.h).
+/* Exact endgame solver for every game (compiled per game from solve_impl.inc).
  *
  * Depth-first alpha-beta over final results only (no evaluation, no depth
  * limit: every action empties a point in both games, so lines are short once
@@ -9,7 +9,7 @@
  * window on Boardspace endgames).  Its own table keeps [lower, upper] bounds on the exact
  * value: they hold at any depth and in any later search, so nothing ages.
  * A node or time budget ends the attempt as "unknown".  Compiled in each game's folder from
- * solve_impl.h by game_impl.h; the parameter and result structs are the API's (core_api.h). */
+ * solve_impl.inc by game_impl.h; the parameter and result structs are the API's (core_api.h). */
 #ifndef GIPF_SOLVE_H
 #define GIPF_SOLVE_H
 

@@ -6,7 +6,7 @@
 static inline int cl15(int n) { return n > 15 ? 15 : n; }
 
 
-/* The search reduces late moves whose hint is below 200 (movepick.h, MOVE_QUIET); a turn's first action
+/* The search reduces late moves whose hint is below 200 (movepick.inc, MOVE_QUIET); a turn's first action
  * is always a capture.  With the weight order_reduce_captures (on by default: docs/strength.md,
  * 2026-12-01; 0 gives the old order, where no capture was ever reduced) a capture of a low
  * stack (height <= 2) of a type with three or more visible stacks ranks below 200, stackings

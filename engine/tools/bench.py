@@ -139,7 +139,7 @@ def timed_search(core_mod, game_id, arrays, side, phase, depth):
     """One fixed-depth search by a compiled core module: (nodes, CPU seconds)."""
     ffi, lib = core_mod.ffi, core_mod.lib
     h, t, e = (ffi.from_buffer("uint8_t[]", a) for a in arrays)
-    prm = ffi.new("SearchParams *")
+    prm = ffi.new("SearchLimits *" if "SearchLimits" in ffi.list_types()[0] else "SearchParams *")
     prm.depth, prm.threads, prm.multipv = depth, 1, 1
     res, turn, turnlen = ffi.new("SearchResult *"), ffi.new("uint32_t[4]"), ffi.new("int *")
     lib.core_clear_hash()
