@@ -78,7 +78,7 @@ def _code_lines_naming_a_game(path) -> list[str]:
 def test_only_the_registry_names_a_game_outside_the_games_folders():
     games = {"dvonn", "tzaar"}
     found = {}
-    for path in sorted(CSRC.glob("*/*.[ch]")):
+    for path in sorted(p for p in CSRC.glob("*/*") if p.suffix in (".c", ".h", ".inc")):
         folder = path.parent.name
         if folder in games:
             continue
@@ -119,3 +119,28 @@ def test_a_game_changes_only_the_search_values_it_names():
                               .split("\n")[0]))
         assert {w.name: w.default for w in core.search_parameters(game)} == \
             {**shared, **{name: int(value) for name, value in own.items()}}
+
+
+def test_every_header_has_a_guard_and_every_part_is_included_by_game_impl_only():
+    """A .h stands on its own (an include guard); a .inc is a part of one game's instantiation,
+    says so in its first line, and only game_impl.h includes it."""
+    sources = {p: p.read_text() for p in CSRC.glob("*/*") if p.suffix in (".c", ".h", ".inc")}
+    for path, text in sources.items():
+        if path.suffix == ".h":
+            assert re.search(r"^#ifndef GIPF_\w+_H\n#define GIPF_\w+_H", text, re.M), path
+    parts = sorted(p for p in sources if p.suffix == ".inc")
+    assert len(parts) >= 5
+    for part in parts:
+        assert sources[part].startswith("/* Included by game_impl.h only"), part
+        includers = [str(p.relative_to(CSRC)) for p, text in sources.items()
+                     if f'#include "{part.name}"' in text]
+        assert includers == ["core/game_impl.h"], (part, includers)
+
+
+def test_the_move_loop_is_written_once():
+    """The root is a node of the one move loop: ABDADA's deferral and the window of a move
+    (full, null, re-searched) each appear once in the search."""
+    code = "".join(p.read_text() for p in sorted((CSRC / "core").glob("*")) if p.suffix in (".h", ".inc"))
+    assert code.count("S(busy_test)(") == 2  # its definition and the one loop
+    assert code.count("deferred[ndeferred++]") == 1
+    assert len(re.findall(r"S\(child\)\(t, &c, same, alpha, alpha \+ 1", code)) == 2  # reduced, then full depth
