@@ -41,15 +41,22 @@ def _null_stderr():
     return open(fd, "w", encoding="utf-8", errors="backslashreplace")
 
 
+class _Parser(argparse.ArgumentParser):
+    """The description and epilog name the games and the example records: read only when the
+    help is printed, so that serving the protocol imports neither."""
+
+    def format_help(self) -> str:
+        from .examples import EXAMPLES, protocol_reference
+        from .games import titles
+        self.description = (f"{ENGINE_NAME} {__version__}: {titles()} engine speaking a\n"
+                            "GTP-style protocol on stdin/stdout.")
+        self.epilog = (f"the protocol reference:\n  {protocol_reference()}\n"
+                       f"example game records (--examples prints the folder):\n  {EXAMPLES}")
+        return super().format_help()
+
+
 def main(argv=None) -> int:
-    from .examples import EXAMPLES, protocol_reference
-    from .games import titles
-    parser = argparse.ArgumentParser(
-        prog="gipf-engine", formatter_class=argparse.RawDescriptionHelpFormatter,
-        description=f"{ENGINE_NAME} {__version__}: {titles()} engine speaking a\n"
-                    "GTP-style protocol on stdin/stdout.",
-        epilog=f"the protocol reference:\n  {protocol_reference()}\n"
-               f"example game records (--examples prints the folder):\n  {EXAMPLES}")
+    parser = _Parser(prog="gipf-engine", formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=seed_value, default=0,
                         help="seed for reproducible play (default 0)")
     parser.add_argument("--log-level", default="warning",
@@ -63,6 +70,7 @@ def main(argv=None) -> int:
     parser.add_argument("--version", action="version", version=f"{ENGINE_NAME} {__version__}")
     args = parser.parse_args(argv)
     if args.examples:
+        from .examples import EXAMPLES
         print(EXAMPLES)
         return 0
     for module in args.game_module:

@@ -416,7 +416,8 @@ def search(game: str, cells: Sequence[str], side: int, phase: int, *,
 
 
 def set_hash(hash_mb: int) -> None:
-    """Allocate and clear the table now, outside any search."""
+    """Allocate the table now, outside any search (zero pages from the OS, touched by searches
+    only)."""
     _require()
     if _lib.core_set_hash(int(hash_mb)) < 0:
         raise CoreError(f"no memory for a {hash_mb} MB table")

@@ -15,12 +15,13 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Optional
 
-from . import book, core, levels
+from . import core, levels
 from .clock import Clock
 from .player import choose_move, random_move
 from .stop_flag import StopFlag
 
 if TYPE_CHECKING:
+    from . import book
     from .ponder import Ponder
     from .protocol.options import Options
 
@@ -157,6 +158,7 @@ def _book_move(game, options: Options) -> Optional[tuple[Thought, book.Entry]]:
     and sanity opponents) with its book entry, or None."""
     if options.book != "on" or options.player != "core":
         return None
+    from . import book  # imported when first used: a start-up without option book never reads it
     found = book.lookup(game)
     if found is None:
         return None

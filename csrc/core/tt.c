@@ -1,8 +1,8 @@
-#define _DEFAULT_SOURCE /* MADV_HUGEPAGE: _POSIX_C_SOURCE alone hides it (silently skipped) */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE: _POSIX_C_SOURCE alone hides them */
 #define _POSIX_C_SOURCE 200809L
 #include "tt.h"
 
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -22,6 +22,13 @@ static inline void unpack(uint64_t d, TTHit *h)
     h->flag = (int)(d >> 56 & 3);
 }
 
+/* The table's memory comes straight from the OS (an anonymous mapping), whose pages are zero
+ * until first touched: allocating costs no time and no resident memory until a search writes
+ * there, so a process that never searches never pays for its table.  Each probe is a random
+ * line of a big table, so TLB misses cost much of it: the table is aligned to 2 MB and
+ * transparent huge pages are asked for (512x fewer pages). */
+#define TT_ALIGN ((size_t)2 << 20)
+
 int tt_resize(TT *tt, size_t mb)
 {
     if (mb < 1) mb = 1;
@@ -29,36 +36,48 @@ int tt_resize(TT *tt, size_t mb)
     tt_free(tt);
     size_t buckets = 1;
     while (buckets * 2 * BUCKET * sizeof(TTSlot) <= mb * 1024 * 1024) buckets *= 2;
-    void *mem = NULL;
-    size_t bytes = buckets * BUCKET * sizeof(TTSlot);
-    /* Each probe is a random line of a big table: TLB misses cost much of it.  Huge pages
-     * (2 MB aligned, transparent huge pages asked for) make 512x fewer pages. */
-    if (posix_memalign(&mem, bytes >= (2u << 20) ? (2u << 20) : 64, bytes)) return -1;
+    size_t bytes = buckets * BUCKET * sizeof(TTSlot), span = bytes + TT_ALIGN;
+    char *base = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) return -1;
+    char *start = (char *)(((uintptr_t)base + TT_ALIGN - 1) & ~(uintptr_t)(TT_ALIGN - 1));
+    if (start > base) munmap(base, (size_t)(start - base));  /* the unaligned head and the tail back */
+    size_t tail = (size_t)(base + span - (start + bytes));
+    if (tail) munmap(start + bytes, tail);
 #ifdef MADV_HUGEPAGE
-    if (bytes >= (2u << 20)) madvise(mem, bytes, MADV_HUGEPAGE);
+    madvise(start, bytes, MADV_HUGEPAGE);
 #endif
-    tt->slots = mem;
+    tt->slots = (TTSlot *)(void *)start;
+    tt->bytes = bytes;
     tt->mask = buckets - 1;
     tt->mb = mb;
-    tt_clear(tt);
+    tt->age = 0;
+    tt->written = 0;
     return 0;
 }
 
 void tt_free(TT *tt)
 {
-    free(tt->slots);
+    if (tt->slots) munmap(tt->slots, tt->bytes);
     tt->slots = NULL;
+    tt->bytes = 0;
     tt->mask = 0;
     tt->mb = 0;
 }
 
 void tt_clear(TT *tt)
 {
-    if (tt->slots) memset(tt->slots, 0, (tt->mask + 1) * BUCKET * sizeof(TTSlot));
+    /* A table no search has written since it was allocated or cleared is all zeros already:
+     * left untouched (its pages stay unallocated). */
+    if (tt->slots && tt->written) memset(tt->slots, 0, tt->bytes);
+    tt->written = 0;
     tt->age = 0;
 }
 
-void tt_new_search(TT *tt) { tt->age = (tt->age + 1) & 63; }
+void tt_new_search(TT *tt)
+{
+    tt->age = (tt->age + 1) & 63;
+    tt->written = 1;
+}
 
 int tt_probe(const TT *tt, uint64_t key, TTHit *hit)
 {

@@ -18,10 +18,12 @@ typedef struct {
 } TTSlot;
 
 typedef struct {
-    TTSlot *slots;
+    TTSlot *slots;     /* mapped from the OS: zero pages until first written (tt.c) */
+    size_t bytes;
     uint64_t mask;     /* bucket count - 1 */
     size_t mb;
     unsigned age;      /* 6 bits, bumped per search */
+    int written;       /* a search may have stored since the table was allocated or cleared */
 } TT;
 
 typedef struct {
@@ -31,7 +33,7 @@ typedef struct {
     int flag;
 } TTHit;
 
-int  tt_resize(TT *tt, size_t mb);  /* 0 ok, -1 out of memory (table left empty) */
+int  tt_resize(TT *tt, size_t mb);  /* 0 ok, -1 out of memory (table left empty); no page touched */
 void tt_free(TT *tt);
 void tt_clear(TT *tt);
 void tt_new_search(TT *tt);

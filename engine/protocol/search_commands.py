@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import core, evaluation
+from .. import core
 from . import analyze
 from .arguments import CommandError, arity, colour, whole_number
 from .commands import Handler
@@ -94,6 +94,7 @@ def cmd_analyze(server: Server, args: list[str]) -> str:
 
 
 def cmd_eval(server: Server, args: list[str]) -> str:
+    from .. import evaluation  # the weights' tables: imported by the commands that use them
     arity(args, 0, usage="eval")
     if core.AVAILABLE and not core.has_game(server.game.name):
         raise CommandError(no_core(server.game))
@@ -104,6 +105,7 @@ def cmd_eval(server: Server, args: list[str]) -> str:
 
 
 def cmd_weights(server: Server, args: list[str]) -> str:
+    from .. import evaluation  # the weights' tables: imported by the commands that use them
     usage = "weights [set <name> <value> ... | load <path> | reset]"
     game = server.game.name
     try:
