@@ -157,9 +157,12 @@ def bench_against(game, positions, depth, other, rounds):
     jobs = [(bytearray(core._ffi.buffer(a)) for a in core._position(game, list(g.cells)))
             for g in positions]
     jobs = [(tuple(j), g.side, core.phase(g)) for j, g in zip(jobs, positions)]
-    for m in (mine, other):  # both tables allocated (and their pages touched) before timing
+    # Both tables allocated and their pages touched before timing: a fresh table's pages come
+    # with its first search's writes; once written, each clear touches them all.
+    for m in (mine, other):
         if m.lib.core_set_hash(64) < 0:
             raise core.CoreError("no memory for a 64 MB table")
+        timed_search(m, game_id, *jobs[0], depth=1)
         m.lib.core_clear_hash()
     nodes, ratios, rates = [0, 0], [], ([], [])
     for r in range(rounds):
