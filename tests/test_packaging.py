@@ -40,6 +40,7 @@ def test_sdist_carries_the_sources_tests_docs_and_licence(dists):
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     core_files = {n for n in names if n.startswith("csrc/")}
     assert any(n.endswith(".h") for n in core_files) and any(n.endswith(".c") for n in core_files)
+    assert "csrc/core/search_node.inc" in core_files  # the search's parts, which only game_impl.h includes
     assert "csrc/CONTRACT.md" in names
     for needed in ("LICENSE", "protocol.md", "README.md", "setup.py", "pyproject.toml",
                    "tests/conftest.py", "engine/_core_build.py"):
