@@ -416,15 +416,16 @@ def search(game: str, cells: Sequence[str], side: int, phase: int, *,
 
 
 def set_hash(hash_mb: int) -> None:
-    """Allocate the table now, outside any search (zero pages from the OS, touched by searches
-    only)."""
+    """Allocate the table now, every page resident, outside any search (no search's clock pays
+    for it)."""
     _require()
     if _lib.core_set_hash(int(hash_mb)) < 0:
         raise CoreError(f"no memory for a {hash_mb} MB table")
 
 
 def prepare(hash_mb: int) -> None:
-    """The first-call set-up (tables, a hash table of hash_mb unless one exists already)."""
+    """The first-call set-up (tables, a hash table of hash_mb unless one exists already, left
+    the OS's zero pages until a search writes to it)."""
     _require()
     if _lib.core_prepare(int(hash_mb)) < 0:
         raise CoreError(f"no memory for a {hash_mb} MB table")

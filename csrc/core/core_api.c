@@ -100,7 +100,7 @@ int core_search(int game, const uint8_t *height, const uint8_t *top, const uint8
     const GameOps *ops = make_pos(game, &p, height, top, extra, side, phase);
     if (!ops) return -1;
     pthread_mutex_lock(&g_lock);
-    int rc = tt_resize(&g_tt, hash_mb > 0 ? (size_t)hash_mb : 1) ? CORE_NO_MEMORY : 0;
+    int rc = tt_resize(&g_tt, hash_mb > 0 ? (size_t)hash_mb : 1, 0) ? CORE_NO_MEMORY : 0;
     if (rc == 0) rc = ops->search(&p, lim, &g_tt, res, turn, turnlen);
     pthread_mutex_unlock(&g_lock);
     return rc;
@@ -149,7 +149,7 @@ int core_set_hash(int hash_mb)
 {
     pthread_once(&g_once, global_init);
     pthread_mutex_lock(&g_lock);
-    int rc = tt_resize(&g_tt, hash_mb > 0 ? (size_t)hash_mb : 1);
+    int rc = tt_resize(&g_tt, hash_mb > 0 ? (size_t)hash_mb : 1, 1);
     pthread_mutex_unlock(&g_lock);
     return rc;
 }
@@ -158,7 +158,7 @@ int core_prepare(int hash_mb)
 {
     pthread_once(&g_once, global_init);
     pthread_mutex_lock(&g_lock);
-    int rc = g_tt.slots ? 0 : tt_resize(&g_tt, hash_mb > 0 ? (size_t)hash_mb : 1);
+    int rc = g_tt.slots ? 0 : tt_resize(&g_tt, hash_mb > 0 ? (size_t)hash_mb : 1, 0);
     pthread_mutex_unlock(&g_lock);
     return rc;
 }

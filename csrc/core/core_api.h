@@ -114,10 +114,12 @@ int  core_solve(int game, const uint8_t *height, const uint8_t *top, const uint8
 /* Perft that gives up (returns CORE_INTERRUPTED) soon after *stop becomes non-zero. */
 int  core_perft_stoppable(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                           int side, int phase, int depth, const int32_t *stop, uint64_t *out);
-/* Allocate the table now (and set up the games' tables), outside any search: 0 or -1.  Its
- * memory is the OS's zero pages until a search writes there: nothing is cleared or touched. */
+/* Allocate the table now, every page of it resident (and set up the games' tables), outside
+ * any search, so that no search's clock pays for it: 0 or -1. */
 int  core_set_hash(int hash_mb);
-/* The same, unless a table exists already (a start-up warm-up must not undo `option hash`). */
+/* Set up the games' tables and, unless a table exists already (a start-up warm-up must not
+ * undo `option hash`), allocate one whose pages stay the OS's zero pages until a search
+ * writes there: nothing resident for a process that never searches. */
 int  core_prepare(int hash_mb);
 void core_clear_hash(void);
 

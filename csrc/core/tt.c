@@ -23,16 +23,29 @@ static inline void unpack(uint64_t d, TTHit *h)
 }
 
 /* The table's memory comes straight from the OS (an anonymous mapping), whose pages are zero
- * until first touched: allocating costs no time and no resident memory until a search writes
- * there, so a process that never searches never pays for its table.  Each probe is a random
- * line of a big table, so TLB misses cost much of it: the table is aligned to 2 MB and
- * transparent huge pages are asked for (512x fewer pages). */
+ * until first touched: allocating costs no time and no resident memory, so a process that
+ * never searches never pays for its table.  A search then takes each page on its first write
+ * (for the default table, a few dozen huge pages); a table asked for by size (core_set_hash,
+ * `option hash`) is touched at once instead, outside any clock, since a search would take
+ * its pages one fault at a time.  Each probe is a random line of a big table, so TLB misses
+ * cost much of it: the table is aligned to 2 MB and transparent huge pages are asked for
+ * (512x fewer pages). */
 #define TT_ALIGN ((size_t)2 << 20)
 
-int tt_resize(TT *tt, size_t mb)
+/* Every page of the table resident now (zeros written over zeros). */
+static void tt_touch(TT *tt)
+{
+    memset(tt->slots, 0, tt->bytes);
+    tt->resident = 1;
+}
+
+int tt_resize(TT *tt, size_t mb, int touch)
 {
     if (mb < 1) mb = 1;
-    if (tt->slots && tt->mb == mb) return 0;
+    if (tt->slots && tt->mb == mb) {
+        if (touch && !tt->resident) tt_touch(tt);
+        return 0;
+    }
     tt_free(tt);
     size_t buckets = 1;
     while (buckets * 2 * BUCKET * sizeof(TTSlot) <= mb * 1024 * 1024) buckets *= 2;
@@ -52,6 +65,8 @@ int tt_resize(TT *tt, size_t mb)
     tt->mb = mb;
     tt->age = 0;
     tt->written = 0;
+    tt->resident = 0;
+    if (touch) tt_touch(tt);
     return 0;
 }
 
@@ -68,7 +83,7 @@ void tt_clear(TT *tt)
 {
     /* A table no search has written since it was allocated or cleared is all zeros already:
      * left untouched (its pages stay unallocated). */
-    if (tt->slots && tt->written) memset(tt->slots, 0, tt->bytes);
+    if (tt->slots && tt->written) tt_touch(tt);
     tt->written = 0;
     tt->age = 0;
 }

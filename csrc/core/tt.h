@@ -24,6 +24,7 @@ typedef struct {
     size_t mb;
     unsigned age;      /* 6 bits, bumped per search */
     int written;       /* a search may have stored since the table was allocated or cleared */
+    int resident;      /* every page touched (tt_resize with touch, or a clear) */
 } TT;
 
 typedef struct {
@@ -33,7 +34,9 @@ typedef struct {
     int flag;
 } TTHit;
 
-int  tt_resize(TT *tt, size_t mb);  /* 0 ok, -1 out of memory (table left empty); no page touched */
+/* 0 ok, -1 out of memory (table left empty).  touch: every page resident now (else each on a
+ * search's first write to it). */
+int  tt_resize(TT *tt, size_t mb, int touch);
 void tt_free(TT *tt);
 void tt_clear(TT *tt);
 void tt_new_search(TT *tt);
