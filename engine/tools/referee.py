@@ -16,8 +16,8 @@ from typing import Any, Optional
 
 from engine.client import EngineError, EngineProcess, EngineTimeout
 from engine.games import GAMES, SPECS
+from engine.games.dvonn.codecup_notation import LINE_NOTATIONS, LineNotation
 from engine.protocol.analysis_lines import read_info
-from engine.registry import LineNotation
 from engine.splitmix64 import SplitMix64
 from engine.tools.cli import require_compiled
 
@@ -141,12 +141,12 @@ class GtpSeat:
 
 
 def codecup_games() -> list[str]:
-    """The games a CodeCup player can play here: those whose GameSpec.tools has its notation."""
-    return [name for name, spec in SPECS.items() if spec.tools.codecup is not None]
+    """The games a CodeCup player can play here: the registered games in LINE_NOTATIONS."""
+    return [name for name in SPECS if name in LINE_NOTATIONS]
 
 
 class CodecupSeat:
-    """A CodeCup player (its game's GameSpec.tools.codecup): a new process per game, one move
+    """A CodeCup player (its game's LINE_NOTATIONS entry): a new process per game, one move
     per line."""
 
     def __init__(self, command: str, name: str, timeout: float, notation: LineNotation,
@@ -278,8 +278,7 @@ def make_seats(args, cpus: Optional[set[int]] = None) -> list:
     seats: list = [GtpSeat(args.a, "A", args.a_setup, compiled_only, margin, cpus)]
     try:
         if args.b_codecup:
-            notation = SPECS[args.game].tools.codecup
-            assert notation is not None, "gipf-match checks the game has a CodeCup player"
+            notation = LINE_NOTATIONS[args.game]  # gipf-match checks the game has a CodeCup player
             seats.append(CodecupSeat(args.b_codecup, "B", args.codecup_timeout, notation, cpus))
         else:
             seats.append(GtpSeat(args.b, "B", args.b_setup, compiled_only, margin, cpus))
