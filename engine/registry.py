@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import threading
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
@@ -67,19 +68,25 @@ _Value = TypeVar("_Value")
 _state = "unloaded"  # then "loading" (lookups see what is registered so far), then "loaded"
 
 
+_loading = threading.RLock()  # another thread's first lookup waits for the games; this thread's own passes
+
+
 def _load_games() -> None:
     """Register the built-in games (once)."""
     global _state
-    if _state != "unloaded":
+    if _state == "loaded":
         return
-    _state = "loading"
-    try:
-        for module in BUILT_IN:
-            register(importlib.import_module(module).SPEC)
-    except BaseException:
-        _state = "unloaded"
-        raise
-    _state = "loaded"
+    with _loading:
+        if _state != "unloaded":  # loaded meanwhile, or this very thread is importing them
+            return
+        _state = "loading"
+        try:
+            for module in BUILT_IN:
+                register(importlib.import_module(module).SPEC)
+        except BaseException:
+            _state = "unloaded"
+            raise
+        _state = "loaded"
 
 
 class _Registered(MutableMapping[str, _Value]):
