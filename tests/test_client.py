@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -30,20 +31,24 @@ from engine.client import (
     EngineProcess,
     EngineRefused,
     EngineTimeout,
+    Limit,
     SearchLimits,
     children,
     command_env,
     start,
     stop_popen,
 )
+from engine.client.limits import UNKNOWN
 from engine.games.dvonn.line_player import PLAYER_LINE_LIMIT, LinePlayer
+from engine.protocol import gtp
+from engine.search import DEFAULT_MOVETIME_MS
 
 PY = sys.executable
 MARK = "GIPF_CLIENT_TEST"
 
 # A GTP-framed fake: `child` starts a sleeping grandchild in the engine's group and answers its
 # pid; `hang` never answers (a search that does not end); `env` answers PYTHONPATH and sys.path;
-# `die` writes half a reply and exits; `bad...` is refused; everything else answers '='.
+# `die` writes half a reply and exits; a line with a word `bad...` is refused; everything else answers '='.
 # `--stubborn`: SIGTERM, `quit` and the end of input are ignored.
 FAKE = textwrap.dedent("""\
     import json, os, signal, subprocess, sys, time
@@ -72,7 +77,7 @@ FAKE = textwrap.dedent("""\
             sys.stdout.write("=\\nthe first line of two\\n")
             sys.stdout.flush()
             os._exit(3)
-        elif words[0].startswith("bad"):
+        elif any(word.startswith("bad") for word in words):
             reply("? refused")
         elif words[0] == "quit" and "--stubborn" not in sys.argv:
             reply("=")
@@ -224,37 +229,69 @@ def test_a_command_that_cannot_start_is_one_clear_line():
             begin("  ", "A")
 
 
-def test_search_timeouts_scale_with_the_limits_sent():
+def line(text: str):
+    return gtp.parse_line(text.encode())
+
+
+def test_search_timeouts_scale_with_the_limits_set():
     limits = SearchLimits()
     default = 60.0
-    assert limits.reply_timeout(["name"], default) == default
-    assert limits.reply_timeout([], default) == default
-    assert limits.reply_timeout(["genmove"], default) == default  # 1 s by default: 2 s + margin
-    for words in (["perft", "12"], ["analyze", "live"]):
-        assert limits.reply_timeout(words, default) == client.UNBOUNDED_SEARCH_TIMEOUT
-    assert limits.reply_timeout(["analyze", "100000"], default) >= 200
-    limits.update(["option", "MoveTime", "300000"])
-    assert limits.reply_timeout(["genmove", "w"], default) >= 600
-    assert limits.reply_timeout(["reg_genmove"], default) >= 600
-    assert limits.reply_timeout(["analyze", "1000"], default) == default
-    limits.update(["time_control", "120000", "1000"])  # the clock is smaller than movetime
-    assert 242 <= limits.reply_timeout(["genmove"], default) < 600
-    limits.update(["time_control", "off"])
-    limits.update(["option", "movetime", "0"])
-    limits.update(["option", "depth", "30"])           # only a depth: no time bound is known
-    assert limits.reply_timeout(["genmove"], default) == client.UNBOUNDED_SEARCH_TIMEOUT
-    limits.update(["time_left", "w", "1000", "0"])
-    assert 2000 <= limits.reply_timeout(["genmove"], default) < client.UNBOUNDED_SEARCH_TIMEOUT
-    limits.update(["time_settings", "0", "60", "0"])  # byo-yomi without stones: no limit
-    assert limits.reply_timeout(["genmove"], default) == client.UNBOUNDED_SEARCH_TIMEOUT
+    assert limits.reply_timeout(line("name"), default) == default
+    assert limits.reply_timeout(None, default) == default  # a blank or comment line
+    assert limits.think_ms() == DEFAULT_MOVETIME_MS  # the engine's own default, imported
+    assert limits.reply_timeout(line("genmove"), default) == default  # 1 s by default: 2 s + margin
+    for text in ("perft 12", "analyze live"):
+        assert limits.reply_timeout(line(text), default) == client.UNBOUNDED_SEARCH_TIMEOUT
+    assert limits.reply_timeout(line("analyze 100000"), default) >= 200
+    limits = limits.with_limit(Limit(time_ms=300_000))
+    assert limits.reply_timeout(line("genmove w"), default) >= 600
+    assert limits.reply_timeout(line("3 reg_genmove # an id and a comment"), default) >= 600
+    assert limits.reply_timeout(line("analyze 1000"), default) == default
+    limits = limits.with_clock(120_000, 1000)  # the clock is smaller than movetime
+    assert 242 <= limits.reply_timeout(line("genmove"), default) < 600
+    limits = limits.with_clock(None).with_limit(Limit(time_ms=0, depth=30))  # only a depth
+    assert limits.reply_timeout(line("genmove"), default) == client.UNBOUNDED_SEARCH_TIMEOUT
+    assert limits.with_limit(Limit(depth=0)).think_ms() == DEFAULT_MOVETIME_MS
+    assert limits.with_clock(1_000_000).think_ms() == 1_000_000
 
 
-def test_only_accepted_commands_change_the_limits(fake):
+def test_a_limit_is_its_bounds_and_writes_only_those():
+    assert Limit().commands() == []
+    assert Limit(time_ms=500, depth=0).commands() == ["option movetime 500", "option depth 0"]
+    assert Limit(nodes=20_000).commands() == ["option nodes 20000"]
+    assert SearchLimits().with_limit(Limit(depth=7)).with_limit(Limit(time_ms=50)) == \
+        SearchLimits(time_ms=50, depth=7)
+
+
+def test_a_callers_own_limit_line_leaves_that_limit_unknown():
+    limits = SearchLimits().with_limit(Limit(time_ms=500_000)).with_clock(60_000, 1000)
+    assert limits.after_line(line("option hash 64")) == limits  # not a limit
+    unknown = limits.after_line(line("7 option MoveTime 5 # read as the engine reads it"))
+    assert unknown.time_ms == UNKNOWN and unknown.think_ms() == 61_000  # the clock still bounds it
+    assert unknown.after_line(line("time_left w 10 0")).think_ms() is None  # nothing known bounds it
+    assert SearchLimits().after_line(line("option nodes 9")).think_ms() is None
+
+
+def test_the_client_writes_its_limits_and_keeps_what_the_engine_accepted(fake):
     with EngineProcess(fake, "fake") as engine:
-        engine.ask("7 option movetime 500000 # an id and a comment")
-        assert engine.core.limits.movetime_ms == 500000
-        engine.send("bad option movetime 1")
-        assert engine.core.limits.movetime_ms == 500000
+        engine.set_limit(Limit(time_ms=500_000, depth=0))
+        engine.set_clock(60_000, 1000)
+        assert engine.core.limits == SearchLimits(time_ms=500_000, clock_ms=61_000)
+        engine.send("option movetime bad")  # refused: nothing changes
+        assert engine.core.limits.time_ms == 500_000
+        engine.ask("7 option movetime 5 # an id and a comment")
+        assert engine.core.limits.time_ms == UNKNOWN
+        engine.set_clock(None)
+        assert engine.core.limits.clock_ms is None
+
+
+def test_a_refused_limit_names_its_command_and_is_not_kept():
+    with EngineProcess(DEFAULT_ENGINE, "engine") as engine:
+        engine.set_limit(Limit(time_ms=20))
+        assert engine.ask("genmove")
+        with pytest.raises(EngineRefused, match="engine refused 'option depth 100'"):
+            engine.set_limit(Limit(depth=100))
+        assert engine.core.limits == SearchLimits(time_ms=20)
 
 
 def test_a_child_gets_exactly_our_environment(fake, tmp_path, monkeypatch):
@@ -503,3 +540,13 @@ def test_importing_the_client_installs_no_signal_handler():
               "assert [signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)] == before")
     done = subprocess.run([PY, "-c", script], cwd=str(REPO), capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_example_of_docs_client_md_runs_as_written():
+    doc = (REPO / "docs" / "client.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", doc, flags=re.S)
+    assert len(blocks) == 1
+    found: dict = {}
+    exec(compile(blocks[0], "docs/client.md", "exec"), found)  # noqa: S102 - the document's own example
+    assert found["ok"] is False and found["text"] == "it is black's turn, not white's" and found["move"]
+    assert int(found["count"]) > 0

@@ -4,12 +4,34 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
 
 import pytest
 
 from engine import core
 from engine.games import GAMES
 from engine.rules import UnreadableMove
+from tests.conftest import REPO
+
+
+@pytest.mark.skipif(not core.AVAILABLE, reason="the compiled core is unavailable")
+def test_a_library_caller_finds_the_games_without_importing_them():
+    """The built-in games load on the registry's first lookup: a fresh interpreter that imports
+    only engine.core already knows them, and nothing imports a game before that lookup."""
+    code = ("import sys; from engine import core; before = 'engine.games.dvonn' in sys.modules; "
+            "print(before, core.has_game('dvonn'), core.has_game('tzaar'))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=str(REPO), capture_output=True, text=True,
+                          timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "False True True\n", "")
+
+
+def test_the_registry_lists_the_built_in_games_first_by_module_name():
+    from engine import registry
+    assert list(GAMES)[:2] == ["dvonn", "tzaar"] == [m.rpartition(".")[2] for m in registry.BUILT_IN]
+    assert registry.DEFAULT_GAME == "dvonn" and registry.get_game("tzaar").rules is GAMES["tzaar"]
+    with pytest.raises(ValueError, match="no game 'chess'; the games are dvonn, tzaar"):
+        registry.get_game("chess")
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -17,9 +17,9 @@ pytest.importorskip("httpx2", reason="Starlette's test client needs httpx2 (the 
 from starlette.testclient import TestClient  # noqa: E402 - after the skips when the GUI extra is missing
 from starlette.websockets import WebSocketDisconnect  # noqa: E402 - after the skips when the GUI extra is missing
 
-from engine.games import SPECS  # noqa: E402 - after the skips when the GUI extra is missing
 from engine.gui.app import create_app  # noqa: E402 - after the skips when the GUI extra is missing
 from engine.gui.board import game_look  # noqa: E402 - after the skips when the GUI extra is missing
+from engine.gui.looks import LOOKS  # noqa: E402 - after the skips when the GUI extra is missing
 
 BASE = "http://127.0.0.1:8765"
 ORIGIN = {"origin": BASE}
@@ -556,7 +556,7 @@ def test_the_state_says_how_its_game_is_drawn_as_the_registry_has_it(client):
     with connect(client) as ws:
         ws.send_json({"type": "players", "w": "human", "b": "human"})
         state = receive_until(ws, "state")
-        assert state["look"] == SPECS["dvonn"].gui.to_json()
+        assert state["look"] == LOOKS["dvonn"].to_json()
         assert state["look"]["pieces"]["R"]["colour"] == "red"
         assert state["games"] == [{"name": "dvonn", "title": "DVONN", "openings": False},
                                   {"name": "tzaar", "title": "TZAAR", "openings": True}]

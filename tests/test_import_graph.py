@@ -1,6 +1,8 @@
 """No import circle in engine/: every import a module can run, at its top or inside a function
 (only imports under `if TYPE_CHECKING:`, which never run, are left out), forms no cycle.  A
-module that imports another inside a function to dodge a circle still closes that circle."""
+module that imports another inside a function to dodge a circle still closes that circle.
+Importing a.b.c runs a/__init__.py and a/b/__init__.py first, so each package `__init__` an
+import runs is an edge too (but not the importer's own packages: those already run)."""
 from __future__ import annotations
 
 import ast
@@ -35,6 +37,17 @@ def imports_of(node: ast.AST):
         yield from imports(node)
 
 
+def with_packages(importer: str, targets: set[str]) -> set[str]:
+    """The targets and every package whose `__init__` importing them runs: each one's enclosing
+    packages, less those enclosing the importer (already run before the importer's own code)."""
+    own = {".".join(importer.split(".")[:k]) for k in range(1, importer.count(".") + 2)}
+    found = set()
+    for target in targets:
+        parts = target.split(".")
+        found.update(".".join(parts[:k]) for k in range(1, len(parts) + 1))
+    return found - own | (targets - {importer})
+
+
 def import_graph() -> dict[str, set[str]]:
     paths = {module_name(p): p for p in PACKAGE.rglob("*.py")}
     graph: dict[str, set[str]] = {}
@@ -51,7 +64,7 @@ def import_graph() -> dict[str, set[str]]:
                 base = ".".join(anchor + ([node.module] if node.module else []))
             for alias in node.names:  # `from . import x` may name a module
                 found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in paths else base)
-        graph[name] = {m for m in found if m in paths and m != name}
+        graph[name] = {m for m in with_packages(name, found) if m in paths and m != name}
     return graph
 
 
@@ -90,6 +103,19 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_the_checker_sees_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_an_import_runs_the_init_of_each_package_on_its_way():
+    assert with_packages("engine.games.dvonn", {"engine.records.base"}) == {"engine.records", "engine.records.base"}
+    assert with_packages("x", {"a.b.c"}) == {"a", "a.b", "a.b.c"}
+    # a module's own packages have run before it: `from . import y` in a.b.x adds no edge to a.b
+    assert with_packages("a.b.x", {"a.b.y", "a.c"}) == {"a.b.y", "a.c"}
+
+
+def test_the_graph_has_the_edge_of_a_package_init_an_import_runs():
+    graph = import_graph()
+    assert "engine.records" in graph["engine.games.dvonn"]  # `from ...records.base import` runs records/__init__
+    assert "engine.games.dvonn" not in graph["engine.games.dvonn.board"]  # its own package
 
 
 def test_the_graph_reads_relative_and_package_imports():

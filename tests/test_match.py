@@ -219,7 +219,7 @@ class ScriptedSeat:
     def __init__(self, name: str, think_s: float) -> None:
         self.name, self.think_s = name, think_s
 
-    def start(self, setup, colour) -> None:
+    def start(self, setup, colour, limit=None, clock=None) -> None:
         pass
 
     def genmove(self, side, game, budget=None) -> str:

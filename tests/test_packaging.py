@@ -102,6 +102,35 @@ def test_installed_wheel_plays_both_games_from_outside_the_checkout(dists, tmp_p
     assert "2 games" in match.stdout, match.stdout
 
 
+def our_site_packages() -> list[str]:
+    """The folders this interpreter imports installed packages from: a virtual environment's own
+    (not its base interpreter's, unless it was made to see them), or the system's."""
+    return [path for path in sys.path if Path(path).name in ("site-packages", "dist-packages")
+            and Path(path).is_dir()]
+
+
+def sees_our_packages(env_dir: Path) -> None:
+    """Let a new virtual environment import the packages of this interpreter, after its own: a
+    .pth file naming our site-packages folders (their own .pth files, such as an editable install
+    of this checkout, are not read)."""
+    code = "import sysconfig; print(sysconfig.get_path('purelib'))"
+    site = subprocess.run([str(env_dir / "bin" / "python"), "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True).stdout.strip()
+    Path(site, "tests-running-interpreter.pth").write_text("\n".join(our_site_packages()) + "\n")
+
+
+def test_the_new_environment_sees_the_packages_of_the_running_interpreter(tmp_path):
+    """Not those of the base interpreter: tests run from a virtual environment (README's set-up)
+    see their own packages, which the base interpreter may lack."""
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    sees_our_packages(env_dir)
+    seen = subprocess.run([str(env_dir / "bin" / "python"), "-c", "import sys, pytest; print(sys.path)"],
+                          capture_output=True, text=True, timeout=60, env={"PATH": os.environ["PATH"]})
+    assert seen.returncode == 0, seen.stderr
+    assert all(path in seen.stdout for path in our_site_packages()) and our_site_packages()
+
+
 def checkout_words(text: str) -> list[str]:
     """What in an installed command's output would point at a source checkout."""
     words = [str(REPO), str(REPO.parent / "shared"), "../shared", "this checkout", "in README.md"]
@@ -110,16 +139,17 @@ def checkout_words(text: str) -> list[str]:
 
 def test_every_installed_command_runs_its_documented_example_without_a_checkout(dists, tmp_path):
     """docs/tools.md's examples, in order, with the commands of the wheel installed outside the
-    checkout (a virtual environment that sees this Python's packages, for the extras' numpy,
-    scipy and nevergrad), in an empty folder: each prints what the document shows and nothing
-    that points at a checkout; the GUI and the LittleGolem bot, which need a browser or a site,
-    answer --help."""
+    checkout (a virtual environment that sees the packages of the interpreter running the tests,
+    for the extras' numpy, scipy and nevergrad), in an empty folder: each prints what the
+    document shows and nothing that points at a checkout; the GUI and the LittleGolem bot, which
+    need a browser or a site, answer --help."""
     from doc_replay import matches
     from test_docs_examples import ALL, FAILING, NOT_HERE
 
     (wheel,) = dists.glob("*.whl")
     env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=True, system_site_packages=True).create(env_dir)
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    sees_our_packages(env_dir)
     bin_dir = env_dir / "bin"
     install = subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "-q", "--no-index",
                               str(wheel)], capture_output=True, text=True, timeout=600)
@@ -158,7 +188,8 @@ def test_every_installed_command_runs_its_documented_example_without_a_checkout(
 def test_a_core_that_cannot_compile_is_said_loudly_or_fails_when_required(dists, tmp_path):
     (sdist,) = dists.glob("*.tar.gz")
     with tarfile.open(sdist) as tar:
-        tar.extractall(tmp_path, filter="data")
+        # the data filter where this Python has it (3.11.4 on; Debian 12's python3 is 3.11.2)
+        tar.extractall(tmp_path, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
     (tree,) = [p for p in tmp_path.iterdir() if p.is_dir()]
     for header in tree.joinpath("csrc").rglob("*.h"):
         header.unlink()

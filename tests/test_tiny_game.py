@@ -51,10 +51,10 @@ def test_the_tiny_game_is_registered_through_the_same_spec(tiny_hex):
 
 
 def test_the_tools_leave_out_a_game_that_declares_them_nothing(tiny_hex):
-    from engine.registry import ToolData
+    from engine.gui.board import game_look
     from engine.tools import bench, bench_protocol, bench_solver, referee
     from engine.tools.littlegolem import notation as littlegolem_site
-    assert SPECS["tinyhex"].tools == ToolData()
+    assert game_look("tinyhex") is None  # drawn as grey pieces with their letters
     assert "tinyhex" not in bench.plans() and "tinyhex" not in bench_solver.record_games()
     assert not any(name.startswith("tinyhex") for name in bench_protocol.scenarios())
     assert "tinyhex" not in bench_protocol.big_turn_games() + littlegolem_site.played_games()

@@ -7,7 +7,7 @@ One concern a module:
 * children.py: the child's command line and environment (the default engine is this package's
   own, whatever the working folder), process groups, the cleanup at exit and on signals
   (installed by the first engine started, or explicitly by install_cleanup(), never at import);
-* limits.py: the reply-timeout policy (how long a reply may take, from the limits sent);
+* limits.py: search limits as values (Limit) and how long a reply may take;
 * async_engine.py: AsyncEngineProcess, the asyncio core (the web GUI uses it);
 * sync_engine.py: EngineProcess, its blocking face for the tools, on one background event loop.
 
@@ -35,16 +35,16 @@ from .children import (
 from .errors import EngineDied, EngineError, EngineRefused, EngineTimeout
 from .limits import (
     COMMAND_TIMEOUT,
-    DEFAULT_THINK_MS,
     SEARCH_COMMANDS,
     SEARCH_MARGIN,
     UNBOUNDED_SEARCH_TIMEOUT,
+    Limit,
     SearchLimits,
 )
 from .sync_engine import EngineProcess
 
 __all__ = [
-    "COMMAND_TIMEOUT", "DEFAULT_ENGINE", "DEFAULT_ENGINE_ARGV", "DEFAULT_THINK_MS", "KILL_WAIT",
+    "COMMAND_TIMEOUT", "DEFAULT_ENGINE", "DEFAULT_ENGINE_ARGV", "KILL_WAIT", "Limit",
     "LINE_LIMIT", "QUIT_WAIT", "REPO", "SEARCH_COMMANDS", "SEARCH_MARGIN", "TERMINATE_WAIT",
     "UNBOUNDED_SEARCH_TIMEOUT", "AsyncEngineProcess", "EngineDied", "EngineError", "EngineProcess",
     "EngineRefused", "EngineTimeout", "SearchLimits", "command_argv", "command_env",

@@ -17,11 +17,17 @@ from typing import Callable, Optional
 from ..protocol import gtp
 from . import children
 from .errors import EngineDied, EngineRefused, EngineTimeout
-from .limits import COMMAND_TIMEOUT, SearchLimits, command_words
+from .limits import COMMAND_TIMEOUT, Limit, SearchLimits
 
 log = logging.getLogger("engine.client")
 
 LINE_LIMIT = 1 << 20              # the longest reply line is a position string or a record
+
+
+def _single_bounds(limit: Limit) -> list[Limit]:
+    """The limit as one Limit per bound it gives, in the order of limit.commands()."""
+    return [Limit(**{name: value}) for name, value in
+            (("time_ms", limit.time_ms), ("depth", limit.depth), ("nodes", limit.nodes)) if value is not None]
 
 
 class AsyncEngineProcess:
@@ -138,11 +144,35 @@ class AsyncEngineProcess:
         timeout: seconds to wait for the reply (default: from the command and the limits)."""
         if "\n" in line or "\r" in line:
             raise ValueError("one command line at a time")
-        words = command_words(line)
-        limit = self.limits.reply_timeout(words, self.timeout) if timeout is None else timeout
+        command = gtp.parse_line(line.encode())  # as the engine reads it; None: no reply
+        limit = self.limits.reply_timeout(command, self.timeout) if timeout is None else timeout
+        reply = await self._send(line, command is not None, limit)
+        if reply[0] and command is not None:
+            self.limits = self.limits.after_line(command)
+        return reply
+
+    async def set_limit(self, limit: Limit) -> None:
+        """Bound the searches to come: the option commands of each bound the limit gives
+        (EngineRefused, naming the command, if the engine refuses one)."""
+        for line, bound in zip(limit.commands(), _single_bounds(limit)):
+            await self._written(line)
+            self.limits = self.limits.with_limit(bound)
+
+    async def set_clock(self, game_ms: Optional[int], increment_ms: int = 0) -> None:
+        """A game clock of game_ms per side and increment_ms per move (time_control); None:
+        no clock (time_control off)."""
+        await self._written("time_control off" if game_ms is None else f"time_control {game_ms} {increment_ms}")
+        self.limits = self.limits.with_clock(game_ms, increment_ms)
+
+    async def _written(self, line: str) -> None:
+        ok, text = await self._send(line, True, self.timeout)
+        if not ok:
+            raise EngineRefused(f"{self.name} refused {line!r}: {text}")
+
+    async def _send(self, line: str, answered: bool, limit: float) -> tuple[bool, str]:
         async with self._lock:
             try:
-                reply = await asyncio.wait_for(self._exchange(line, bool(words)), limit)
+                reply = await asyncio.wait_for(self._exchange(line, answered), limit)
             except asyncio.TimeoutError:
                 why = f"{self.name} did not answer {line!r} within {limit:g} s"
                 await self._stop(signal.SIGTERM)
@@ -151,8 +181,6 @@ class AsyncEngineProcess:
                 self._owed = True
                 self._broken = self._broken or f"{self.name}: the reply to {line!r} was abandoned"
                 raise
-        if reply[0]:
-            self.limits.update(words)
         return reply
 
     async def _exchange(self, line: str, answered: bool) -> tuple[bool, str]:

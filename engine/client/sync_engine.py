@@ -15,7 +15,7 @@ from . import children
 from .async_engine import AsyncEngineProcess
 from .children import DEFAULT_ENGINE
 from .errors import EngineDied, EngineError, EngineRefused
-from .limits import COMMAND_TIMEOUT
+from .limits import COMMAND_TIMEOUT, Limit
 
 
 class _LoopThread:
@@ -111,6 +111,15 @@ class EngineProcess:
         if not ok:
             raise EngineRefused(f"{self.name} refused {line!r}: {text}")
         return text
+
+    def set_limit(self, limit: Limit) -> None:
+        """Bound the searches to come (the option commands of each bound the limit gives);
+        EngineRefused if the engine refuses one."""
+        _LOOP.run(self.core.set_limit(limit))
+
+    def set_clock(self, game_ms: Optional[int], increment_ms: int = 0) -> None:
+        """A game clock of game_ms per side and increment_ms per move; None: no clock."""
+        _LOOP.run(self.core.set_clock(game_ms, increment_ms))
 
     def interrupt(self) -> None:
         """Stop a running search early (`# interrupt`); its reply then comes at once."""

@@ -11,7 +11,8 @@ import math
 import re
 from dataclasses import asdict, dataclass, field
 
-from ..registry import GAMES, SPECS
+from ..registry import GAMES
+from .looks import LOOKS
 
 ROW_LABEL = re.compile(r"\s+([A-Z])(\d+)-([A-Z])(\d+)$")
 COLUMN_LEGEND = re.compile(r"\s*[A-Z](\s+[A-Z])*\s*")
@@ -159,7 +160,7 @@ def game_choices() -> list[dict]:
 
 
 def game_look(game: str) -> dict | None:
-    """How the page draws a game's pieces and what its legend says (the game's GameSpec.gui);
+    """How the page draws a game's pieces and what its legend says (engine/gui/looks.py);
     None for a game without that data (the page draws plain pieces with their letters)."""
-    spec = SPECS.get(game)
-    return spec.gui.to_json() if spec is not None and spec.gui is not None else None
+    look = LOOKS.get(game)
+    return look.to_json() if look is not None else None

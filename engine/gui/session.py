@@ -16,7 +16,7 @@ import time
 from typing import Callable, Optional, TypedDict
 
 from ..client import AsyncEngineProcess as EngineProcess
-from ..client import EngineDied
+from ..client import EngineDied, Limit
 from ..client import EngineRefused as EngineError
 from ..games import DEFAULT_GAME, GAMES
 from ..protocol.analysis_lines import read_info
@@ -101,11 +101,11 @@ class Session:
 
     async def apply_time(self) -> None:
         if self.time["mode"] == "move":
-            await self.engine.ask("time_control off")
-            await self.engine.ask(f"option movetime {self.time['ms']}")
+            await self.engine.set_clock(None)
+            await self.engine.set_limit(Limit(time_ms=self.time["ms"]))
         else:
-            await self.engine.ask("option movetime 0")
-            await self.engine.ask(f"time_control {self.time['ms']}")
+            await self.engine.set_limit(Limit(time_ms=0))
+            await self.engine.set_clock(self.time["ms"])
 
     async def restart(self, reason: str) -> None:
         """A dead engine is replaced and the game put back: the start command, then its moves."""

@@ -1,13 +1,13 @@
 """Any record: format detection, reading, writing in the game's own format, replaying.
 
-The top layer of engine/records; the game registry (engine/games) says which game reads and
+The top layer of engine/records; the game registry (engine/registry.py) says which game reads and
 writes which format (GameSpec.record_formats) and how a game writes LittleGolem records.
 """
 from __future__ import annotations
 
 from typing import Optional, Sequence, Union
 
-from .. import games as registry
+from .. import registry
 from ..rules import BadPosition, IllegalMove
 from .base import SIDES, GameRecord, RecordError, RecordFormat, decode_text, side_name
 from .sgf import SgfNode, parse_sgf

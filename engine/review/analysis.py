@@ -14,8 +14,9 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from ..client import EngineError, EngineProcess
+from ..client import EngineError, EngineProcess, Limit
 from ..protocol.analysis_lines import read_analyze
+from ..search import DEFAULT_MOVETIME_MS
 from .judge import terminal_score
 
 SIDE_NAMES = {"w": "White", "b": "Black"}
@@ -31,13 +32,20 @@ class Limits:
     depth: Optional[int] = None
     movetime: Optional[int] = None
 
-    def commands(self) -> list[str]:
-        if self.depth is not None:
-            return [f"option depth {self.depth}", "option movetime 0"]
-        return ["option depth 0", f"option movetime {self.movetime or 1000}"]
+    @property
+    def movetime_ms(self) -> int:
+        """The time per position when no depth is given (the engine's own default without one)."""
+        return self.movetime or DEFAULT_MOVETIME_MS
+
+    def limit(self, depth: Optional[int] = None) -> Limit:
+        """The client's Limit for these limits, or for a fixed `depth` instead."""
+        depth = self.depth if depth is None else depth
+        if depth is not None:
+            return Limit(depth=depth, time_ms=0)
+        return Limit(depth=0, time_ms=self.movetime_ms)
 
     def text(self) -> str:
-        return f"depth {self.depth}" if self.depth is not None else f"{self.movetime or 1000} ms"
+        return f"depth {self.depth}" if self.depth is not None else f"{self.movetime_ms} ms"
 
 
 @dataclass
@@ -72,8 +80,9 @@ def start_engine(command: str, limits: Limits) -> EngineProcess:
     except (OSError, ValueError) as e:   # no such program, an unbalanced quote in the command
         raise ReviewError(f"cannot start the engine {command!r}: {e}") from None
     try:
-        for line in ["option info off", "option threads 1", *limits.commands()]:
+        for line in ["option info off", "option threads 1"]:
             engine.ask(line)
+        engine.set_limit(limits.limit())
     except EngineError as e:
         engine.close()
         raise ReviewError(f"engine: {e}") from None
@@ -132,10 +141,7 @@ class Worker:
 
     def run(self, task: Task) -> Analysis:
         if task.depth != self.depth:
-            commands = self.limits.commands() if task.depth is None else \
-                [f"option depth {task.depth}", "option movetime 0"]
-            for line in commands:
-                self.engine.ask(line)
+            self.engine.set_limit(self.limits.limit(task.depth))
             self.depth = task.depth
         self.engine.ask(f"setposition {task.position}")
         analysis = parse_analysis(self.engine.ask("analyze"))

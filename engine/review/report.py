@@ -95,7 +95,7 @@ def json_report(review: GameReview) -> str:
         "result": review.line.result or None, "reason": review.line.reason or None,
         "resigned_by": record.resigned_by,
         "limits": ({"depth": review.limits.depth} if review.limits.depth is not None
-                   else {"movetime": review.limits.movetime or 1000}),
+                   else {"movetime": review.limits.movetime_ms}),
         "marks": {"unit": judge.unit, **dict(zip(MARKS, judge.thresholds))},
         "scores": "the mover's view; white_scores: White's view of every position",
         "white_scores": review.white_scores,

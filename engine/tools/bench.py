@@ -1,6 +1,6 @@
 """Benchmark of the compiled core (engine/core.py); one run, medians printed.
 
-Positions (fixed, reproducible; each game's GameSpec.tools.bench): random games
+Positions (fixed, reproducible; engine/tools/bench_data.py): random games
 played with random.Random(seed) by the Python rules.  DVONN: seeds 11..14, cut after 20 (placement), 49
 (first stack move), 58 and 66 plies.  TZAAR: seeds 21..24 (fixed opening),
 cut after 3, 6, 9 and 12 turns.
@@ -28,11 +28,12 @@ from engine import core
 from engine.games import GAMES, SPECS
 from engine.rules import perft
 from engine.tools import cli
+from engine.tools.bench_data import BENCH_PLANS
 
 
 def plans() -> dict:
-    """Each game's bench positions (its GameSpec.tools.bench), for the games that have them."""
-    return {name: spec.tools.bench for name, spec in SPECS.items() if spec.tools.bench is not None}
+    """Each registered game's bench positions (engine/tools/bench_data.py), for the games that have them."""
+    return {name: plan for name, plan in BENCH_PLANS.items() if name in SPECS}
 
 
 def positions(game: str, seeds, cuts) -> list:

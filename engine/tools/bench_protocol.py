@@ -1,11 +1,11 @@
 """Protocol benchmarks through a real pipe (subprocess with stdin/stdout pipes, no pty).
 
-  (a) round trips: `play` + `undo` pairs in each game's scenarios (GameSpec.tools: DVONN
+  (a) round trips: `play` + `undo` pairs in each game's scenarios (engine/tools/bench_data.py: DVONN
       placement, DVONN movement and TZAAR),
       pipelined in batches and strictly one request at a time -> commands/s (median of runs)
   (b) start-up: spawn to the first reply (`name`), median over N starts, next to a bare
       Python interpreter doing the same read/reply
-  (c) `legal_moves` on big positions (GameSpec.tools.big_turn_after; TZAAR): Black's first
+  (c) `legal_moves` on big positions (bench_data.BIG_TURN_AFTER; TZAAR): Black's first
       turn after a White opening capture (fixed layout, ~6,000 turns) and random openings with
       more than 10,000 turns
 
@@ -33,6 +33,7 @@ from typing import Optional
 
 from engine.games import SPECS
 from engine.tools import cli
+from engine.tools.bench_data import BIG_TURN_AFTER, PROTOCOL_SCENARIOS
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = [sys.executable, "-m", "engine"]
@@ -43,10 +44,10 @@ TARGET_STARTUP_MS = 150
 
 def scenarios() -> dict:
     """name -> (setup commands, the move pair's play line, None: found at run time), from each
-    game's GameSpec.tools.protocol_scenarios."""
+    registered game's PROTOCOL_SCENARIOS (engine/tools/bench_data.py)."""
     found = {}
-    for name, spec in SPECS.items():
-        for scenario in spec.tools.protocol_scenarios:
+    for name in SPECS:
+        for scenario in PROTOCOL_SCENARIOS.get(name, ()):
             setup = [f"newgame {name}"] + ([f"replay {scenario.moves}"] if scenario.moves else [])
             found[f"{name} {scenario.label}"] = (setup, scenario.play)
     return found
@@ -187,8 +188,8 @@ def import_profile(top: int = 12) -> list[tuple[int, str]]:
 # --- (c) legal_moves on big positions ---------------------------------------------------------------
 
 def big_turn_games() -> list[str]:
-    """The games whose GameSpec.tools.big_turn_after names a first move with a long reply list."""
-    return [name for name, spec in SPECS.items() if spec.tools.big_turn_after]
+    """The registered games whose BIG_TURN_AFTER names a first move with a long reply list."""
+    return [name for name in SPECS if name in BIG_TURN_AFTER]
 
 
 def find_big_openings(engine: Engine, game: str, wanted: int, seeds: range) -> list[tuple[int, str, int]]:
@@ -218,8 +219,7 @@ def bench_legal_moves(game: str, runs: int, openings: int) -> list[tuple[str, in
     engine = Engine()
     rows = []
     try:
-        first = SPECS[game].tools.big_turn_after
-        assert first is not None, "one of big_turn_games()"
+        first = BIG_TURN_AFTER[game]
         positions = [(f"{game} fixed, after {first}", f"newgame {game}", first)]
         if SPECS[game].rules.has_openings:
             for seed, capture, _ in find_big_openings(engine, game, openings, range(1, 400)):

@@ -2,7 +2,7 @@
 
 For each finished game record of the game (in name order, those that reach the natural end)
 in --records (by default the example records that ship with the engine; in a folder that has
-the subfolder each game's GameSpec.tools.solver_records names, such as DVONN's
+the subfolder engine/tools/bench_data.py names for each game, such as DVONN's
 dvonn-boardspace or TZAAR's littlegolem, that subfolder), walk
 back from the end one move at a time (DVONN: a stack move or pass; TZAAR: a whole
 turn), solving each position from an empty solver table within --time-ms, and
@@ -27,11 +27,12 @@ from engine.games import SPECS
 from engine.records import MAX_RECORD_BYTES
 from engine.records.formats import RecordError, read_record, replay
 from engine.tools import cli
+from engine.tools.bench_data import SOLVER_RECORDS
 
 
 def record_games() -> dict:
-    """name -> where its finished records are and what one move is called (GameSpec.tools)."""
-    return {name: spec.tools.solver_records for name, spec in SPECS.items() if spec.tools.solver_records}
+    """name -> where its finished records are and what one move is called (bench_data.py), per registered game."""
+    return {name: found for name, found in SOLVER_RECORDS.items() if name in SPECS}
 
 
 def finished_games(records: str, game: str, limit: int):

@@ -23,13 +23,22 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import dataclass
+from typing import Optional
 
 from engine import records
 from engine.bounded_read import InputError, read_bytes
-from engine.client import DEFAULT_ENGINE, EngineError, EngineProcess
+from engine.client import DEFAULT_ENGINE, EngineError, EngineProcess, Limit
 from engine.games import GAMES
 from engine.tools import cli
 from engine.tools.cli import require_compiled
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """How long the engine thinks for the move: a time per move, or a clock for the game."""
+    movetime_ms: int = 0
+    clock_ms: Optional[int] = None
 
 
 class BridgeError(Exception):
@@ -46,15 +55,15 @@ def setup_commands(record: records.GameRecord) -> list[str]:
     return commands
 
 
-def next_move(record: records.GameRecord, engine: EngineProcess, time_command: str,
+def next_move(record: records.GameRecord, engine: EngineProcess, time: Thinking,
               side: str | None = None) -> str:
-    game = prepare_engine(record, engine, time_command, side)
+    game = prepare_engine(record, engine, time, side)
     move = engine.ask("genmove")
     game.play_text(move)  # never print a move our own rules reject
     return records.move_to_source_notation(record, move)
 
 
-def prepare_engine(record: records.GameRecord, engine: EngineProcess, time_command: str,
+def prepare_engine(record: records.GameRecord, engine: EngineProcess, time: Thinking,
                    side: str | None = None):
     """The record's game replayed by our rules, and the engine set at its last position with
     its clock; BridgeError when the game is over or (side) not ours to move."""
@@ -68,7 +77,10 @@ def prepare_engine(record: records.GameRecord, engine: EngineProcess, time_comma
         raise BridgeError(f"it is {'White' if game.side == 0 else 'Black'}'s turn, not ours")
     for line in setup_commands(record):
         engine.ask(line)
-    engine.ask(time_command)
+    if time.clock_ms is None:
+        engine.set_limit(Limit(time_ms=time.movetime_ms))
+    else:
+        engine.set_clock(time.clock_ms)
     return game
 
 
@@ -93,8 +105,7 @@ def run(argv=None) -> int:
     budget_ms = args.movetime if args.movetime is not None else args.gametime
     if budget_ms <= 0:
         parser.error("the time budget must be positive")
-    time_command = (f"option movetime {args.movetime}" if args.movetime is not None
-                    else f"time_control {args.gametime}")
+    time = Thinking(movetime_ms=args.movetime) if args.movetime is not None else Thinking(clock_ms=args.gametime)
     try:
         data = read_bytes(args.record, records.MAX_RECORD_BYTES, allow_stdin=True)
         record = records.read_record(data)
@@ -109,7 +120,7 @@ def run(argv=None) -> int:
             require_compiled(engine)
         for line in filter(None, (s.strip() for s in args.setup.split(";"))):
             engine.ask(line)
-        move = next_move(record, engine, time_command, args.side)
+        move = next_move(record, engine, time, args.side)
     except records.RecordError as e:
         print(f"bridge: illegal record: {e}", file=sys.stderr)
         return 1

@@ -17,7 +17,7 @@ so Ctrl-C reaches only the referee: the first stops starting games and lets
 those in progress finish, a second abandons them (unfinished games are never
 counted).  Engine B may instead speak a CodeCup protocol (`--b-codecup CMD`,
 one process per game; the CodeCup 2011 DVONN protocol, for a game whose
-GameSpec.tools has a CodeCup notation).  Prints a running score, the final
+CodeCup notation is in LINE_NOTATIONS).  Prints a running score, the final
 score with an Elo estimate and its 95 % error, and writes one record line per
 game when --records is given: each as its game ends, so a match that is killed
 keeps every finished game, and all sorted by game when the match ends.
@@ -41,7 +41,8 @@ import time
 from pathlib import Path
 from typing import Optional, TextIO
 
-from engine.games import GAMES, SPECS
+from engine.games import GAMES
+from engine.games.dvonn.codecup_notation import LINE_NOTATIONS
 from engine.tools import cli
 from engine.tools.clock_profile import FIELDS as THINK_FIELDS
 from engine.tools.referee import Played, codecup_games, make_seats, play_game, random_prefixes, usable_cpus
@@ -192,9 +193,7 @@ def worker(args, indices: "queue.Queue[int]", tally: Tally, openings, errors: li
 
 def contest(game: str) -> str:
     """The contest whose protocol the game's CodeCup players speak ("CodeCup 2011")."""
-    notation = SPECS[game].tools.codecup
-    assert notation is not None, "one of codecup_games()"
-    return notation.contest
+    return LINE_NOTATIONS[game].contest  # game: one of codecup_games()
 
 
 def parse_args(argv=None):

@@ -14,10 +14,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from engine.client import EngineError, EngineProcess, EngineTimeout
+from engine.client import EngineError, EngineProcess, EngineTimeout, Limit
 from engine.games import GAMES, SPECS
+from engine.games.dvonn.codecup_notation import LINE_NOTATIONS, LineNotation
 from engine.protocol.analysis_lines import read_info
-from engine.registry import LineNotation
 from engine.splitmix64 import SplitMix64
 from engine.tools.cli import require_compiled
 
@@ -106,12 +106,18 @@ class GtpSeat:
             raise EngineError(f"{self.name} refused {line!r}: {text}")
         return text
 
-    def start(self, setup: list[str], colour: int) -> None:
+    def start(self, setup: list[str], colour: int, limit: Optional[Limit] = None,
+              clock: Optional[tuple[int, int]] = None) -> None:
+        """A new game: the setup lines, then the limit and the clock (game ms, increment ms)."""
         if not self.engine.alive:  # stopped after a timeout: a fresh one
             self.engine.close()
             self.engine = self._start_engine()
         for line in setup:
             self.engine.ask(line)
+        if limit is not None:
+            self.engine.set_limit(limit)
+        if clock is not None:
+            self.engine.set_clock(*clock)
 
     def genmove(self, side: int, game, budget: Optional[float] = None) -> str:
         self.engine.stderr_tail.clear()
@@ -141,12 +147,12 @@ class GtpSeat:
 
 
 def codecup_games() -> list[str]:
-    """The games a CodeCup player can play here: those whose GameSpec.tools has its notation."""
-    return [name for name, spec in SPECS.items() if spec.tools.codecup is not None]
+    """The games a CodeCup player can play here: the registered games in LINE_NOTATIONS."""
+    return [name for name in SPECS if name in LINE_NOTATIONS]
 
 
 class CodecupSeat:
-    """A CodeCup player (its game's GameSpec.tools.codecup): a new process per game, one move
+    """A CodeCup player (its game's LINE_NOTATIONS entry): a new process per game, one move
     per line."""
 
     def __init__(self, command: str, name: str, timeout: float, notation: LineNotation,
@@ -155,7 +161,9 @@ class CodecupSeat:
         self.notation, self.cpus = notation, cpus
         self.player: Optional[Any] = None  # the notation's player (a LinePlayer)
 
-    def start(self, setup: list[str], colour: int) -> None:
+    def start(self, setup: list[str], colour: int, limit: Optional[Limit] = None,
+              clock: Optional[tuple[int, int]] = None) -> None:
+        """A new game (its own process; the timeout given at the start bounds each move)."""
         self.player = self.notation.player(self.command, self.name)
         pin(self.player.proc.pid, self.cpus)
         if colour == 0:
@@ -222,11 +230,9 @@ def play_game(args, seats: list, white: int, index: int, openings: list[list[str
     game, setup, opening = new_game(args, index, openings)
     for k, seat in enumerate(seats):
         extra = [f"option seed {args.seed * 7919 + index * 2 + k}"]
-        if args.gametime:
-            extra.append(f"time_control {args.gametime} {args.increment}")
-        elif args.movetime:
-            extra.append(f"option movetime {args.movetime}")
-        seat.start(setup + extra, 0 if k == white else 1)
+        seat.start(setup + extra, 0 if k == white else 1,
+                   limit=Limit(time_ms=args.movetime) if args.movetime and not args.gametime else None,
+                   clock=(args.gametime, args.increment) if args.gametime else None)
     order = {0: seats[white], 1: seats[1 - white]}
     head = f"{setup[0]}{' | opening ' + opening if opening else ''}"
     moves: list[str] = []
@@ -278,8 +284,7 @@ def make_seats(args, cpus: Optional[set[int]] = None) -> list:
     seats: list = [GtpSeat(args.a, "A", args.a_setup, compiled_only, margin, cpus)]
     try:
         if args.b_codecup:
-            notation = SPECS[args.game].tools.codecup
-            assert notation is not None, "gipf-match checks the game has a CodeCup player"
+            notation = LINE_NOTATIONS[args.game]  # gipf-match checks the game has a CodeCup player
             seats.append(CodecupSeat(args.b_codecup, "B", args.codecup_timeout, notation, cpus))
         else:
             seats.append(GtpSeat(args.b, "B", args.b_setup, compiled_only, margin, cpus))

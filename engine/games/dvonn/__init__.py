@@ -1,11 +1,10 @@
-"""DVONN: rules, board, core codec, record formats, GUI data and book as one GameSpec (engine/games registers it)."""
+"""DVONN: rules, board, core codec, record formats, levels and book as one GameSpec (the registry loads it)."""
 from __future__ import annotations
 
 from ...records.base import RecordFormat
 from ...registry import GameSpec
 from .boardspace import SOURCE_BOARDSPACE, boardspace_player, read_boardspace_dvonn, write_boardspace_dvonn
 from .codec import CODEC
-from .gui import GUI
 from .levels import LEVELS
 from .littlegolem import (
     SOURCE_LITTLEGOLEM_DVONN,
@@ -15,7 +14,6 @@ from .littlegolem import (
     write_littlegolem_dvonn,
 )
 from .rules import DvonnGame
-from .tools import TOOLS
 
 
 def _is_boardspace(text, nodes) -> bool:
@@ -43,7 +41,7 @@ LITTLEGOLEM = RecordFormat(  # LittleGolem's DVONN text has no comment syntax
     suffix=".txt", hint="LittleGolem 'Event [..] ... 1.'")
 
 SPEC = GameSpec(rules=DvonnGame, core=CODEC, record_formats=(BOARDSPACE, LITTLEGOLEM),
-                write_littlegolem=write_littlegolem_dvonn, source_notation=source_notation, gui=GUI,
+                write_littlegolem=write_littlegolem_dvonn, source_notation=source_notation,
                 book_file="dvonn-book.txt",  # the first placements (scripts/book)
                 example_record="dvonn-demo.txt",
-                tools=TOOLS, levels=LEVELS)
+                levels=LEVELS)

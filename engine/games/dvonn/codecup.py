@@ -101,7 +101,7 @@ def run(argv=None) -> int:
             require_compiled(engine)
         engine.ask("newgame dvonn")
         engine.ask("option info off")
-        engine.ask(f"time_control {args.gametime}")
+        engine.set_clock(args.gametime)
         for line in filter(None, (s.strip() for s in args.setup.split(";"))):
             engine.ask(line)
         return play(engine, sys.stdin.buffer, sys.stdout)

@@ -1,14 +1,12 @@
-"""TZAAR: rules, board, openings, core codec, record format and GUI data as one GameSpec (engine/games registers it)."""
+"""TZAAR: rules, board, openings, core codec, record format and levels as one GameSpec (the registry loads it)."""
 from __future__ import annotations
 
 from ...records.base import RecordFormat
 from ...registry import GameSpec
 from .codec import CODEC
-from .gui import GUI
 from .levels import LEVELS
 from .littlegolem import SOURCE_LITTLEGOLEM_TZAAR, read_littlegolem_tzaar, source_notation, write_littlegolem_tzaar
 from .rules import TzaarGame
-from .tools import TOOLS
 
 
 def _is_littlegolem(text, nodes) -> bool:
@@ -22,5 +20,5 @@ LITTLEGOLEM = RecordFormat(
     write=write_littlegolem_tzaar, comments=True)
 
 SPEC = GameSpec(rules=TzaarGame, core=CODEC, record_formats=(LITTLEGOLEM,),
-                write_littlegolem=write_littlegolem_tzaar, source_notation=source_notation, gui=GUI,
-                example_record="game2552914.txt", tools=TOOLS, levels=LEVELS)
+                write_littlegolem=write_littlegolem_tzaar, source_notation=source_notation,
+                example_record="game2552914.txt", levels=LEVELS)

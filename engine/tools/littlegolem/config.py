@@ -20,7 +20,7 @@ from .notation import played_games
 PASSWORD_VARIABLE = "LITTLEGOLEM_PASSWORD"
 PASSWORD_LIMIT = 4096
 CONFIG_LIMIT = 1 << 20
-GAMES = tuple(played_games())  # the games LittleGolem plays (each game's GameSpec.tools)
+GAMES = tuple(played_games())  # the games LittleGolem plays (notation.SITE_MOVES)
 INVITATION_MODES = ("answer", "ignore")
 
 

@@ -11,7 +11,7 @@ from typing import Optional
 from engine import records
 from engine.client import EngineError, EngineProcess
 from engine.protocol.analysis_lines import read_analyze
-from engine.tools.bridge import next_move, prepare_engine  # record -> move, shared
+from engine.tools.bridge import Thinking, next_move, prepare_engine  # record -> move, shared
 
 from .config import Settings
 
@@ -89,10 +89,10 @@ def think(record: records.GameRecord, engine: EngineProcess, movetime: int,
     the search's score from our side, None when the engine gave none.  Without a score this is
     gipf-bridge's genmove; with one it is `analyze`, the same search without the opening book,
     whose move the rules check here as genmove's are."""
-    time_command = f"option movetime {movetime}"
+    time = Thinking(movetime_ms=movetime)
     if not with_score:
-        return next_move(record, engine, time_command), None
-    game = prepare_engine(record, engine, time_command)
+        return next_move(record, engine, time), None
+    game = prepare_engine(record, engine, time)
     text = engine.ask("analyze")
     move = text.split("\n", 1)[0].strip()
     if not move:
