@@ -16,10 +16,10 @@ from __future__ import annotations
 from .cli import main
 from .config import Settings, UsageError
 from .notation import played_games, site_move
-from .pages import PageError, waiting_games
+from .pages import PageError, game_list
 from .runner import Runner
 from .site import Site, SiteError
 from .state import PostedMoves, StateError
 
-__all__ = ["main", "Settings", "UsageError", "played_games", "site_move", "waiting_games", "PageError",
+__all__ = ["main", "Settings", "UsageError", "played_games", "site_move", "game_list", "PageError",
            "Runner", "Site", "SiteError", "PostedMoves", "StateError"]
