@@ -27,6 +27,7 @@ log = logging.getLogger("gipf-littlegolem")
 LOOK_EVERY = 10  # passes: the invitation page is read at the first, then every tenth pass,
 # at every pass whose game list says "New invitations", and while an answer is unsettled
 UNLISTED_FOR = 86_400.0  # s an accepted invitation's game may stay off the list (then dropped)
+TRIES = 3  # passes that send an answer the page shows did not arrive, before it is left
 
 
 def _named(shown: str, name: str) -> bool:
@@ -79,6 +80,7 @@ class Invitations:
         self.dry_run = dry_run
         self.ignored = False  # the last pass saw new invitations and left them
         self.passes = 0
+        self.sent: set[str] = set()  # the invitations answered in this pass
 
     def answer_all(self, listing: GameList) -> None:
         """One look at the invitation page (two when answers went out); every site problem
@@ -90,7 +92,9 @@ class Invitations:
             self.ignored = listing.new_invitations
             return
         self.passes += 1
-        unsettled = any(e.get("status") == "answering" for e in self.state.all_invitations().values())
+        self.sent.clear()
+        unsettled = any(e.get("status") in ("answering", "again")
+                        for e in self.state.all_invitations().values())
         if not (listing.new_invitations or unsettled or self.passes % LOOK_EVERY == 1):
             self._games_listed(listing)
             return  # the game list says when invitations wait; a look now and then besides
@@ -100,7 +104,7 @@ class Invitations:
             return
         self._settle(found)
         in_progress = len(listing.games) + self._games_listed(listing)
-        new = [i for i in found if self.state.invitation(invitation_key(i.invid)) is None]
+        new = [i for i in found if self._open(invitation_key(i.invid))]
         if new:
             log.info("%d invitation(s): %s", len(new), ", ".join(
                 f"{invitation_key(i.invid)} {short(i.game)} from {short(i.opponent)}"
@@ -115,6 +119,12 @@ class Invitations:
             after = self._read()
             if after is not None:
                 self._settle(after)
+
+    def _open(self, key: str) -> bool:
+        """Whether an invitation is to be answered: never answered, or answered at an earlier
+        pass that the page shows did not reach the site."""
+        entry = self.state.invitation(key)
+        return entry is None or entry.get("status") == "again"
 
     def _read(self) -> Optional[list[pages.Invitation]]:
         try:
@@ -141,10 +151,12 @@ class Invitations:
         if self.dry_run:
             log.info("%s: would %s: %s", what, verb, why)
             return True
-        if self.state.invitation(key) is not None:  # checked just before the request
+        if not self._open(key):  # checked just before the request
             return False
+        tries = (self.state.invitation(key) or {}).get("tries", 0) + 1
         # marked first: a restart after the answer never answers again
-        self.state.mark_invitation(key, answer=verb, status="answering", why=why,
+        self.sent.add(key)
+        self.state.mark_invitation(key, answer=verb, status="answering", why=why, tries=tries,
                                    opponent=short(invitation.opponent),
                                    game=short(invitation.game),
                                    before=max((g.gid for g in listing.games), default=0))
@@ -165,7 +177,7 @@ class Invitations:
         for key, entry in self.state.all_invitations().items():
             if key in listed:
                 if entry.get("status") == "answering":
-                    self._not_taken(key, entry)
+                    self._still_listed(key, entry)
                 continue
             if entry.get("status") == "answering":
                 entry = self._taken(key, entry)
@@ -185,8 +197,19 @@ class Invitations:
                         f"{done} ({entry.get('why', '')}).")
         return {**entry, "status": "accepted" if accepted else "refused"}
 
-    def _not_taken(self, key: str, entry: dict) -> None:
+    def _still_listed(self, key: str, entry: dict) -> None:
+        """An answer in flight whose invitation the page still lists: refused by the site when
+        sent in this pass (or tried TRIES times); else it never reached the site (an error
+        status, a killed pass), and is sent once more."""
         what = f"invitation {key} from {entry.get('opponent')} ({entry.get('game')})"
+        if key in self.sent or entry.get("tries", 1) >= TRIES:
+            self._not_taken(what, key, entry)
+            return
+        log.warning("%s: the answer (%s) sent at an earlier pass did not reach the site: the "
+                    "page still lists it; answering it again", what, entry.get("answer"))
+        self.state.mark_invitation(key, status="again")
+
+    def _not_taken(self, what: str, key: str, entry: dict) -> None:
         log.warning("%s: the site did not take the answer (%s): the page still lists it; left "
                     "to the owner", what, entry.get("answer"))
         self.state.mark_invitation(key, status="not taken")

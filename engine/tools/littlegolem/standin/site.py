@@ -145,6 +145,8 @@ class StandIn:
     start_moves: int = 0             # moves played at random in a game an accept starts
     max_games: int = 0               # an accept beyond this many games in progress is noted
     over_cap: list = field(default_factory=list)  # (invid, games in progress) of such accepts
+    keep_answered: bool = False      # the invitation page goes on listing answered ones
+    unlisted: set = field(default_factory=set)  # gids the game list leaves out (it lags)
     busy: int = 0                    # requests being answered
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -203,9 +205,9 @@ class StandIn:
 
     # pages
     def page(self, lag: bool = False) -> str:
-        ours = [g for g in self.games.values() if g.our_turn or g.listed
-                or (lag and g.gid in self.lagging)]
-        theirs = [g for g in self.games.values() if g not in ours and not g.over]
+        shown = [g for g in self.games.values() if g.gid not in self.unlisted]
+        ours = [g for g in shown if g.our_turn or g.listed or (lag and g.gid in self.lagging)]
+        theirs = [g for g in shown if g not in ours and not g.over]
 
         def table(games):
             rows = "".join(f'<tr><td><a href="/jsp/game/game.jsp?gid={g.gid}">#{g.gid}</a></td>'
@@ -226,8 +228,8 @@ class StandIn:
             f"<tr><td><a href='/jsp/info/player.jsp?plid={i.invid}'>{i.opponent}</a></td>"
             f"<td>{i.game}</td><td>2 days</td><td><a href='/Invitation.action?accept=&amp;"
             f"invid={shown}'>accept</a> <a href='/Invitation.action?refuse=&amp;invid="
-            f"{shown}'>refuse</a></td></tr>" for i in self.invites if i.answer is None
-            for shown in i.shown)
+            f"{shown}'>refuse</a></td></tr>" for i in self.invites
+            if i.answer is None or self.keep_answered for shown in i.shown)
         return ("<html><body><table><tr><td><h2>Invitations</h2>"
                 "<p>Your invitations</p><table><tr><th>To</th><th>Game</th></tr></table>"
                 "<p>Invitations from other players</p>"
