@@ -463,7 +463,7 @@ def test_move_to_source_notation():
 def test_the_records_layers_import_only_the_layers_below():
     import ast
 
-    order = ["base", "sgf", "formats", "played"]
+    order = ["base", "sgf", "formats", "replayed"]
     root = Path(__file__).resolve().parents[1] / "engine"
     package = root / "records"
     assert sorted(p.stem for p in package.glob("*.py")) == sorted(order + ["__init__"])

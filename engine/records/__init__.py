@@ -38,7 +38,7 @@ from .formats import (  # noqa: I001 - after base and sgf: the games' record mod
     write_record,
     writes_comments,
 )
-from .played import Played, ended, played, result_text, side_to_move_name
+from .replayed import Played, ended, played, result_text, side_to_move_name
 from .sgf import SgfNode, parse_sgf
 
 __all__ = [
