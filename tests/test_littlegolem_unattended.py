@@ -22,6 +22,7 @@ from littlegolem_standin import (
     wait_for,
     write_config,
 )
+from test_littlegolem_docs import documented_lock_line, lock_line_masked
 
 from engine.review.judge import PROVEN_MIN
 from engine.tools import littlegolem
@@ -57,6 +58,7 @@ def test_a_second_bot_on_the_same_state_file_exits_at_once_naming_the_first(site
         out, err = second.communicate(timeout=60)
         assert second.returncode == 1 and out == ""
         assert err.count("\n") == 1 and f"pid {first.pid}" in err and "--wait" in err, err
+        assert lock_line_masked(err.strip()) == documented_lock_line()
         waiting = start_runner(config, "--once", "--wait")
         with pytest.raises(subprocess.TimeoutExpired):
             waiting.wait(timeout=1.0)  # it waits for the first

@@ -77,7 +77,8 @@ KEYS = {
     "max_backoff": "s, the longest wait after failed passes in a row",
     "log_level": "debug, info, warning or error",
     "allow_python_player": "play even when the engine has no compiled core (far weaker)",
-    "invitations": "answer: accept or refuse each invitation; ignore: leave them to the owner",
+    "invitations": "answer: accept or refuse each invitation once (ids as numbers), taken when "
+                   "it leaves the invitation page; ignore: leave them to the owner",
     "accept_from": "if not empty, accept invitations from these players only",
     "refuse_from": "refuse invitations from these players",
     "max_games": "refuse invitations while this many games are in progress: the game list's "
