@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -59,9 +60,15 @@ def test_a_second_bot_on_the_same_state_file_exits_at_once_naming_the_first(site
         assert second.returncode == 1 and out == ""
         assert err.count("\n") == 1 and f"pid {first.pid}" in err and "--wait" in err, err
         assert lock_line_masked(err.strip()) == documented_lock_line()
+        interrupted = start_runner(config, "--once", "--wait")
+        wait_for(lambda: blocked_on_a_lock(interrupted.pid), 60, "the wait for the lock")
+        interrupted.send_signal(signal.SIGINT)  # Ctrl-C while it waits
+        out, err = interrupted.communicate(timeout=60)
+        assert interrupted.returncode == 130 and "Traceback" not in err
+        assert err.splitlines()[1:] == ["gipf-littlegolem: interrupted while waiting for the "
+                                        "state file"]
         waiting = start_runner(config, "--once", "--wait")
-        with pytest.raises(subprocess.TimeoutExpired):
-            waiting.wait(timeout=1.0)  # it waits for the first
+        wait_for(lambda: blocked_on_a_lock(waiting.pid), 60, "the wait for the lock")
     finally:
         status, _, first_err = stop(first)
     assert status == 0, first_err
@@ -70,6 +77,12 @@ def test_a_second_bot_on_the_same_state_file_exits_at_once_naming_the_first(site
     assert "waiting for pid" in err and "Traceback" not in err
     plies = [(p.gid, p.ply) for p in site.accepted()]
     assert len(plies) == len(set(plies)) and [p for p in site.posts if p.status != 200] == []
+
+
+def blocked_on_a_lock(pid: int) -> bool:
+    """Whether the process waits for a flock (a '->' line of /proc/locks names the waiters)."""
+    with open("/proc/locks", encoding="ascii") as locks:
+        return any("->" in line and f" {pid} " in line for line in locks)
 
 
 # --- resigning counts moves ----------------------------------------------------------

@@ -8,8 +8,9 @@ again, backing off when the site fails.  See docs/littlegolem.md.
   LITTLEGOLEM_PASSWORD=... gipf-littlegolem --user gipfbot --once --dry-run
 
 Modules: config (settings, command line), site (HTTP), pages (reading the site's pages),
-notation (the move form), state (the state file), engines, moves (one game), invitations,
-owner (messages), runner (the passes), cli (the command).
+notation (the move form), state (the state file), statelock (one bot per state file),
+engines, moves (one game), invitations, owner (messages), runner (the passes), cli (the
+command); standin: a stand-in LittleGolem site to try the bot on (and test it).
 """
 from __future__ import annotations
 

@@ -73,6 +73,9 @@ def _run(args, settings: Settings, password: str) -> int:
             lock.release()
         print(f"gipf-littlegolem: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C while --wait waits for the lock
+        print("gipf-littlegolem: interrupted while waiting for the state file", file=sys.stderr)
+        return 130
     try:
         return _play(args.dry_run, args.once, settings, password, state)
     finally:
