@@ -55,6 +55,15 @@ def decide(settings: Settings, invitation: pages.Invitation, in_progress: int) -
         f" (max_games {settings.max_games})" if settings.max_games else "")
 
 
+def _verb(accept: bool) -> str:
+    return "accept" if accept else "refuse"
+
+
+def _what(invitation: pages.Invitation) -> str:
+    return (f"invitation {invitation_key(invitation.invid)} from {short(invitation.opponent)} "
+            f"({short(invitation.game)})")
+
+
 def unique(found: list[pages.Invitation]) -> list[pages.Invitation]:
     """The page's invitations once each: ids compare as numbers; a repeat is warned of."""
     seen: dict[str, pages.Invitation] = {}
@@ -109,16 +118,23 @@ class Invitations:
             log.info("%d invitation(s): %s", len(new), ", ".join(
                 f"{invitation_key(i.invid)} {short(i.game)} from {short(i.opponent)}"
                 for i in new))
-        sent = False
+        plan = []
         for invitation in new:
             accept, why = decide(self.settings, invitation, in_progress)
-            if self._answer(invitation, accept, why, listing) and accept:
-                in_progress += 1  # counted as a game in progress until settled otherwise
-            sent = sent or not self.dry_run
-        if sent:
-            after = self._read()
-            if after is not None:
-                self._settle(after)
+            in_progress += accept  # counted as a game in progress until settled otherwise
+            plan.append((invitation, accept, why))
+        if self.dry_run:
+            for invitation, accept, why in plan:
+                log.info("%s: would %s: %s", _what(invitation), _verb(accept), why)
+            return
+        if not plan:
+            return
+        self._mark(plan, listing)
+        for invitation, accept, _ in plan:
+            self._answer(invitation, accept)
+        after = self._read()
+        if after is not None:
+            self._settle(after)
 
     def _open(self, key: str) -> bool:
         """Whether an invitation is to be answered: never answered, or answered at an earlier
@@ -142,82 +158,86 @@ class Invitations:
             log.warning("the invitation page: %s", problem)
         return unique(found)
 
-    def _answer(self, invitation: pages.Invitation, accept: bool, why: str,
-                listing: GameList) -> bool:
-        """Send one answer; whether it went out (its fate is settled by the page)."""
+    def _mark(self, plan: list[tuple[pages.Invitation, bool, str]], listing: GameList) -> None:
+        """Every answer of the pass marked "answering" in one write, before any request: a
+        restart after an answer never answers again, and one killed before an answer went out
+        finds it still listed and sends it then."""
+        before = max((g.gid for g in listing.games), default=0)
+        marks = {}
+        for invitation, accept, why in plan:
+            key = invitation_key(invitation.invid)
+            tries = (self.state.invitation(key) or {}).get("tries", 0) + 1
+            marks[key] = {"answer": _verb(accept), "status": "answering", "why": why,
+                          "tries": tries, "opponent": short(invitation.opponent),
+                          "game": short(invitation.game), "before": before}
+        self.state.mark_invitations(marks)
+        self.sent.update(marks)
+
+    def _answer(self, invitation: pages.Invitation, accept: bool) -> None:
+        """Send one answer (its fate is settled by the page)."""
         key = invitation_key(invitation.invid)
-        verb = "accept" if accept else "refuse"
-        what = f"invitation {key} from {short(invitation.opponent)} ({short(invitation.game)})"
-        if self.dry_run:
-            log.info("%s: would %s: %s", what, verb, why)
-            return True
-        if not self._open(key):  # checked just before the request
-            return False
-        tries = (self.state.invitation(key) or {}).get("tries", 0) + 1
-        # marked first: a restart after the answer never answers again
-        self.sent.add(key)
-        self.state.mark_invitation(key, answer=verb, status="answering", why=why, tries=tries,
-                                   opponent=short(invitation.opponent),
-                                   game=short(invitation.game),
-                                   before=max((g.gid for g in listing.games), default=0))
+        entry = self.state.invitation(key)  # checked just before the request
+        if key not in self.sent or entry is None or entry.get("status") != "answering":
+            return
         try:
             words, _ = self.site.answer_invitation(invitation.invid, accept)
         except SiteError as e:
             log.error("%s: sent %s without a clear answer (%s); settled by the invitation page "
-                      "at the next pass", what, verb, e)
-            return True
-        log.debug("%s: the site answered %r to %s", what, words, verb)
-        return True
+                      "at the next pass", _what(invitation), _verb(accept), e)
+            return
+        log.debug("%s: the site answered %r to %s", _what(invitation), words, _verb(accept))
 
     def _settle(self, found: list[pages.Invitation]) -> None:
-        """Answers in flight settled by the page: taken when the invitation left it.  Entries
-        of invitations the page no longer lists are dropped once nothing waits on them."""
+        """Answers in flight settled by the page, in one write (then the owner is told):
+        taken when the invitation left it.  Entries of invitations the page no longer lists
+        are dropped once nothing waits on them."""
         listed = {invitation_key(i.invid) for i in found}
-        drop = []
+        updates: dict[str, dict] = {}
+        drop: list[str] = []
+        tells: list[tuple[str, str]] = []
         for key, entry in self.state.all_invitations().items():
+            what = f"invitation {key} from {entry.get('opponent')} ({entry.get('game')})"
             if key in listed:
                 if entry.get("status") == "answering":
-                    self._still_listed(key, entry)
+                    updates[key] = self._still_listed(what, key, entry, tells)
                 continue
             if entry.get("status") == "answering":
-                entry = self._taken(key, entry)
+                updates[key] = self._taken(what, key, entry, tells)
+                entry = {**entry, **updates[key]}
             if entry.get("answer") != "accept" or entry.get("status") != "accepted":
                 drop.append(key)  # off the page and settled: nothing more to remember
-        self.state.drop_invitations(drop)
+                updates.pop(key, None)
+        self.state.settle_invitations(updates, drop)
+        for title, text in tells:
+            self.owner.tell(title, text)
 
-    def _taken(self, key: str, entry: dict) -> dict:
+    @staticmethod
+    def _taken(what: str, key: str, entry: dict, tells: list[tuple[str, str]]) -> dict:
         accepted = entry.get("answer") == "accept"
         done = "accepted" if accepted else "refused"
-        what = f"invitation {key} from {entry.get('opponent')} ({entry.get('game')})"
         log.info("%s: %s: %s", what, done, entry.get("why", ""))
-        self.state.mark_invitation(key, status="accepted" if accepted else "refused",
-                                   at=time.time())
-        self.owner.tell(f"Gipfbot {done} {entry.get('game')} from {entry.get('opponent')}",
-                        f"Invitation {key} from {entry.get('opponent')} to {entry.get('game')}: "
-                        f"{done} ({entry.get('why', '')}).")
-        return {**entry, "status": "accepted" if accepted else "refused"}
+        tells.append((f"Gipfbot {done} {entry.get('game')} from {entry.get('opponent')}",
+                      f"Invitation {key} from {entry.get('opponent')} to {entry.get('game')}: "
+                      f"{done} ({entry.get('why', '')})."))
+        return {"status": done, "at": time.time()}
 
-    def _still_listed(self, key: str, entry: dict) -> None:
+    def _still_listed(self, what: str, key: str, entry: dict,
+                      tells: list[tuple[str, str]]) -> dict:
         """An answer in flight whose invitation the page still lists: refused by the site when
         sent in this pass (or tried TRIES times); else it never reached the site (an error
         status, a killed pass), and is sent once more."""
-        what = f"invitation {key} from {entry.get('opponent')} ({entry.get('game')})"
-        if key in self.sent or entry.get("tries", 1) >= TRIES:
-            self._not_taken(what, key, entry)
-            return
-        log.warning("%s: the answer (%s) sent at an earlier pass did not reach the site: the "
-                    "page still lists it; answering it again", what, entry.get("answer"))
-        self.state.mark_invitation(key, status="again")
-
-    def _not_taken(self, what: str, key: str, entry: dict) -> None:
+        if key not in self.sent and entry.get("tries", 1) < TRIES:
+            log.warning("%s: the answer (%s) sent at an earlier pass did not reach the site: "
+                        "the page still lists it; answering it again", what, entry.get("answer"))
+            return {"status": "again"}
         log.warning("%s: the site did not take the answer (%s): the page still lists it; left "
                     "to the owner", what, entry.get("answer"))
-        self.state.mark_invitation(key, status="not taken")
-        self.owner.tell(f"Gipfbot could not answer {entry.get('game')} from "
-                        f"{entry.get('opponent')}",
-                        f"Invitation {key} from {entry.get('opponent')} to {entry.get('game')}: "
-                        f"the site did not take the answer ({entry.get('answer')}); it is left "
-                        "to you.")
+        tells.append((f"Gipfbot could not answer {entry.get('game')} from "
+                      f"{entry.get('opponent')}",
+                      f"Invitation {key} from {entry.get('opponent')} to {entry.get('game')}: "
+                      f"the site did not take the answer ({entry.get('answer')}); it is left "
+                      "to you."))
+        return {"status": "not taken"}
 
     def _games_listed(self, listing: GameList) -> int:
         """How many accepted invitations wait for their game to appear on the game list: an
@@ -245,5 +265,5 @@ class Invitations:
                 drop.append(key)
                 continue
             waiting += 1
-        self.state.drop_invitations(drop)
+        self.state.settle_invitations({}, drop)
         return waiting

@@ -98,15 +98,23 @@ class PostedMoves:
         with self._lock:
             return {key: dict(entry) for key, entry in self.invitations.items()}
 
-    def mark_invitation(self, key: str, **fields) -> None:
+    def mark_invitations(self, marks: dict[str, dict]) -> None:
+        """Update (or add) several invitations' entries in one write."""
+        if not marks:
+            return
         with self._lock:
-            self.invitations.setdefault(key, {}).update(fields, time=_now())
+            for key, fields in marks.items():
+                self.invitations.setdefault(key, {}).update(fields, time=_now())
             self._save()
 
-    def drop_invitations(self, keys: list[str]) -> None:
+    def settle_invitations(self, updates: dict[str, dict], drop: list[str]) -> None:
+        """Update some invitations' entries and drop others, in one write (none if nothing
+        changes)."""
         with self._lock:
-            found = [self.invitations.pop(key, None) for key in keys]
-            if any(entry is not None for entry in found):
+            for key, fields in updates.items():
+                self.invitations.setdefault(key, {}).update(fields, time=_now())
+            dropped = [self.invitations.pop(key, None) for key in drop]
+            if updates or any(entry is not None for entry in dropped):
                 self._save()
 
     # --- games in progress ---------------------------------------------------------
