@@ -8,7 +8,7 @@ a one-line message naming the SGF action or the move number at fault.
 
 Layers, each importing only those above it in this list: base (RecordError, GameRecord,
 RecordFormat, text decoding), sgf, the games' record modules, formats (detection, any
-record, replay).
+record, replay), replayed (a record replayed once, and `ended`, the one test of a game's end).
 """
 from __future__ import annotations
 
