@@ -34,8 +34,9 @@ from engine.games.dvonn import notation as dvonn_notation
 from engine.games.dvonn.board import DVONN_BOARD
 from engine.games.dvonn.rules import DvonnGame
 from engine.tools import littlegolem
-from engine.tools.littlegolem import site_move, waiting_games
+from engine.tools.littlegolem import site_move
 from engine.tools.littlegolem.pages import game_list
+from engine.tools.littlegolem.site import GameList
 
 REPO = Path(__file__).resolve().parents[1]
 SEARCH_ENGINE = ["option depth 2"]  # the core search, kept short
@@ -77,6 +78,10 @@ def test_tzaar_move_form_is_the_record_notation():
             site_move("tzaar", bad)
     with pytest.raises(ValueError):
         site_move("hex", "a1")
+
+
+def waiting_games(page: str) -> list[int]:
+    return [game.gid for game in GameList(game_list(page), False).waiting]
 
 
 def test_the_game_list_is_the_table_before_the_opponents_turn():
@@ -159,7 +164,7 @@ def test_plays_several_games_of_both_kinds_to_the_end_through_faults(site, tmp_p
     assert PASSWORD not in err
     assert not any("Traceback" in line for line in err.splitlines())
     state = json.loads((tmp_path / "state.json").read_text())
-    assert state["format"] == 1 and set(state["games"]) <= {"101", "102", "103", "104"}
+    assert state["format"] == 2 and set(state["games"]) <= {"101", "102", "103", "104"}
     assert {entry["status"] for entry in state["games"].values()} <= {"posted", "sending",
                                                                         "refused"}
 
@@ -396,11 +401,10 @@ def test_no_post_without_a_usable_state_file(site, tmp_path, monkeypatch, capsys
     blocker.write_text("")
     config = write_config(tmp_path, site, state_file=str(blocker / "state.json"))
     status, _, err = run_main(monkeypatch, capsys, "--config", str(config), "--once")
-    assert status == 1 and "not posting" in err and "cannot write the state file" in err
-    assert site.posts == []
-    site.requests.clear()
+    assert status == 1 and "cannot lock the state file" in err and err.count("\n") == 1
+    assert site.posts == [] and site.requests == []
     corrupt = tmp_path / "corrupt.json"
-    for text in ("{not json", '{"format": 2, "games": {}}', '{"format": 1, "games": {"1": 3}}'):
+    for text in ("{not json", '{"format": 3, "games": {}}', '{"format": 1, "games": []}'):
         corrupt.write_text(text)
         status, _, err = run_main(monkeypatch, capsys, "--config", str(config), "--once",
                                   "--state", str(corrupt))

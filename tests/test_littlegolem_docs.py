@@ -2,11 +2,17 @@
 the log of its invitations pass is what a pass against the same site writes."""
 from __future__ import annotations
 
+import json
 import re
+import shlex
+import subprocess
+import sys
 
-from littlegolem_standin import PASSWORD, REPO, USER, run_main, serve, write_config
+from littlegolem_standin import PASSWORD, REPO, USER, env_with_password, run_main, serve, write_config
 
+from engine.tools import littlegolem
 from engine.tools.littlegolem import config as bot_config
+from engine.tools.littlegolem.state import FORMAT, PostedMoves
 
 DOC = REPO / "docs" / "littlegolem.md"
 
@@ -31,7 +37,11 @@ def test_the_documented_configuration_is_taken(tmp_path, monkeypatch):
 
 def masked(line: str) -> str:
     """A log line without what differs between runs: time, port, pids, moves."""
-    line = re.sub(r"^\S+ \S+ ", "", line)
+    return unstamped(re.sub(r"^\S+ \S+ ", "", line))
+
+
+def unstamped(line: str) -> str:
+    """A line without what differs between runs but its time: port, pids, moves."""
     line = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", line)
     line = re.sub(r"pid \d+", "pid N", line)
     line = re.sub(r"posted \S+", "posted MOVE", line)
@@ -83,3 +93,47 @@ def test_the_documented_dry_run_replays(tmp_path, monkeypatch, capsys):
     for gid, move in printed:
         assert re.fullmatch(forms[site.games[int(gid)].kind], move), (gid, move)
     assert site.posts == []
+
+
+def test_the_documented_state_file_is_one_the_bot_reads(tmp_path):
+    (text,) = [b for b in blocks("json") if '"format"' in b]
+    path = tmp_path / "state.json"
+    path.write_text(text)
+    state = PostedMoves(path)
+    assert state.problems == [] and state.entry(2552914)["move"] == "mrms-rmqm"
+    assert json.loads(text)["format"] == FORMAT
+    assert state.invitation("81234")["status"] == "accepted"
+
+
+def test_the_documented_stand_in_session_replays(tmp_path, monkeypatch, capsys):
+    (text,) = [b for b in blocks("") if "-m engine.tools.littlegolem.standin" in b]
+    (tries,) = [b for b in blocks("") if "--dry-run" in b and "LITTLEGOLEM_PASSWORD=" in b]
+    command, shown = text.splitlines()
+    server = subprocess.Popen(shlex.split(command[2:].replace("python3", sys.executable, 1)),
+                              cwd=REPO, env=env_with_password(), stdout=subprocess.PIPE, text=True)
+    try:
+        printed = server.stdout.readline().strip()
+        assert unstamped(printed) == unstamped(shown)
+        port = re.search(r"127\.0\.0\.1:(\d+)", printed).group(1)
+        monkeypatch.chdir(tmp_path)
+        for line in tries.splitlines():
+            words = shlex.split(line[2:].replace("40417", port))
+            monkeypatch.setenv(*words[0].split("=", 1))
+            assert words[1] == "gipf-littlegolem"
+            status = littlegolem.main(words[2:])
+            _, err = capsys.readouterr()
+            assert status == 0, err
+        assert "accepted: dvonn is played" in err and "posted" in err
+    finally:
+        server.terminate()
+        server.communicate(timeout=30)
+    assert server.returncode == 0
+
+
+def lock_line_masked(line: str) -> str:
+    return re.sub(r"state file \S+:", "state file PATH:", unstamped(line))
+
+
+def documented_lock_line() -> str:
+    (text,) = [b for b in blocks("") if "is using the state file" in b]
+    return lock_line_masked(text.strip())

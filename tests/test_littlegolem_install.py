@@ -100,11 +100,13 @@ def test_the_unit_runs_the_bot_from_the_venv_and_stops_on_sigterm(home):
     for pid in pids:
         wait_for(lambda pid=pid: not pid_alive(pid), 30, "the engine's end")
     state = home / ".local" / "state" / "gipf-littlegolem" / f"{USER}.json"
-    assert json.loads(state.read_text())["invitations"]["93"]["status"] == "answered"
+    saved = json.loads(state.read_text())
+    assert saved["format"] == 2 and saved["invitations"] == {}  # settled: off the page, listed
 
 
 def test_the_cron_line_plays_one_pass(home):
-    line = documented("", "flock -n").strip()
+    line = documented("", "--once 2>>").strip()
+    assert "flock" not in line  # the bot's own lock keeps two passes apart
     command = line.split(None, 5)[5]  # after the five time fields
     site, server = serve()
     try:
@@ -124,3 +126,29 @@ def test_the_cron_line_plays_one_pass(home):
     assert pids
     for pid in pids:
         wait_for(lambda pid=pid: not pid_alive(int(pid)), 30, "the engine's end")
+
+
+# What the systemd user manager honours in a unit (systemd.unit, systemd.service, systemd.exec):
+# a user unit has no User= or Group=, and the system's network-online.target is not one of its
+# targets, so After=/Wants= of it do nothing there.
+USER_UNIT_KEYS = {"Unit": {"Description", "Documentation"},
+                  "Service": {"ExecStart", "Restart", "RestartSec", "KillSignal", "TimeoutStopSec",
+                              "Environment", "WorkingDirectory", "Type"},
+                  "Install": {"WantedBy"}}
+
+
+def test_the_user_unit_has_only_directives_a_user_unit_honours():
+    unit = documented("ini", "ExecStart=")
+    section = None
+    for line in unit.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            section = line.strip("[]")
+            assert section in USER_UNIT_KEYS, section
+            continue
+        key, value = line.split("=", 1)
+        assert key in USER_UNIT_KEYS[section], (section, key)
+        assert "network-online" not in value
+    assert "WantedBy=default.target" in unit

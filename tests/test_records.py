@@ -463,7 +463,7 @@ def test_move_to_source_notation():
 def test_the_records_layers_import_only_the_layers_below():
     import ast
 
-    order = ["base", "sgf", "formats"]
+    order = ["base", "sgf", "formats", "replayed"]
     root = Path(__file__).resolve().parents[1] / "engine"
     package = root / "records"
     assert sorted(p.stem for p in package.glob("*.py")) == sorted(order + ["__init__"])
@@ -478,3 +478,22 @@ def test_the_records_layers_import_only_the_layers_below():
         used = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 3
                 and n.module and n.module.startswith("records")]
         assert all(m in ("records.base", "records.sgf") for m in used), (path, used)
+
+
+def test_a_record_replayed_once_says_whether_and_how_it_ended():
+    from conftest import HAND_BUILT_TZAAR
+
+    from engine import records
+
+    record = records.read_record(HAND_BUILT_TZAAR)
+    played = records.played(record)
+    assert played.ended == (played.game.over or record.resigned_by is not None)
+    going = records.played(dataclasses.replace(record, moves=record.moves[:3], resigned_by=None))
+    assert not going.ended and going.ply == 3 and going.side == 1
+    assert records.side_to_move_name(going.side) == "Black"
+    resigned = records.played(dataclasses.replace(record, moves=record.moves[:3],
+                                                  resigned_by="b"))
+    assert resigned.ended and records.ended(resigned.record, resigned.game)
+    assert resigned.result_text() == "Black resigned"
+    source, read = records.identify(HAND_BUILT_TZAAR)
+    assert source == record.source and read() == record

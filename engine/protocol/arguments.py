@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..rules import COLOUR_NAMES, parse_colour
+from ..rules import parse_colour
 
 MAX_DIGITS = 15  # the protocol's whole numbers: times, counts, depths (a seed may have 20)
 
@@ -37,7 +37,3 @@ def colour(text: str) -> int:
         return parse_colour(text)
     except ValueError as e:
         raise CommandError(str(e)) from None
-
-
-def colour_name(side: int) -> str:
-    return COLOUR_NAMES[side]

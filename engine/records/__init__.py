@@ -8,7 +8,7 @@ a one-line message naming the SGF action or the move number at fault.
 
 Layers, each importing only those above it in this list: base (RecordError, GameRecord,
 RecordFormat, text decoding), sgf, the games' record modules, formats (detection, any
-record, replay).
+record, replay), replayed (a record replayed once, and `ended`, the one test of a game's end).
 """
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from .formats import (  # noqa: I001 - after base and sgf: the games' record mod
     format_game,
     format_suffix,
     format_title,
+    identify,
     move_to_source_notation,
     new_game,
     read_record,
@@ -37,6 +38,7 @@ from .formats import (  # noqa: I001 - after base and sgf: the games' record mod
     write_record,
     writes_comments,
 )
+from .replayed import Played, ended, played, result_text, side_to_move_name
 from .sgf import SgfNode, parse_sgf
 
 __all__ = [
@@ -55,6 +57,7 @@ __all__ = [
     "format_game",
     "format_suffix",
     "format_title",
+    "identify",
     "move_to_source_notation",
     "new_game",
     "read_record",
@@ -63,4 +66,9 @@ __all__ = [
     "write_littlegolem",
     "write_record",
     "writes_comments",
+    "Played",
+    "ended",
+    "played",
+    "result_text",
+    "side_to_move_name",
 ]

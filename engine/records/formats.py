@@ -5,7 +5,7 @@ writes which format (GameSpec.record_formats) and how a game writes LittleGolem 
 """
 from __future__ import annotations
 
-from typing import Optional, Sequence, Union
+from typing import Callable, Optional, Sequence, Union
 
 from .. import registry
 from ..rules import BadPosition, IllegalMove
@@ -44,6 +44,14 @@ def _detect(text: str) -> tuple[RecordFormat, Optional[list[SgfNode]]]:
 def detect_format(text: str) -> str:
     """The source name (RecordFormat.source) of a record's format, from its text."""
     return _detect(text)[0].source
+
+
+def identify(data: Union[str, bytes]) -> tuple[str, Callable[[], GameRecord]]:
+    """A record's format (its RecordFormat.source) and a reader of that text, which reads it
+    without detecting or parsing it again; RecordError when no format knows the text."""
+    text = decode_text(data)
+    fmt, nodes = _detect(text)
+    return fmt.source, lambda: fmt.read(text, nodes)
 
 
 def format_title(source: str) -> str:

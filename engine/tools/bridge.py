@@ -55,33 +55,30 @@ def setup_commands(record: records.GameRecord) -> list[str]:
     return commands
 
 
-def next_move(record: records.GameRecord, engine: EngineProcess, time: Thinking,
+def next_move(played: records.Played, engine: EngineProcess, time: Thinking,
               side: str | None = None) -> str:
-    game = prepare_engine(record, engine, time, side)
+    """The engine's move at the replayed record's last position, in the record's notation."""
+    prepare_engine(played, engine, time, side)
     move = engine.ask("genmove")
-    game.play_text(move)  # never print a move our own rules reject
-    return records.move_to_source_notation(record, move)
+    played.game.play_text(move)  # never print a move our own rules reject
+    return records.move_to_source_notation(played.record, move)
 
 
-def prepare_engine(record: records.GameRecord, engine: EngineProcess, time: Thinking,
-                   side: str | None = None):
-    """The record's game replayed by our rules, and the engine set at its last position with
-    its clock; BridgeError when the game is over or (side) not ours to move."""
-    if record.resigned_by is not None:
-        who = "White" if record.resigned_by == "w" else "Black"
-        raise BridgeError(f"the game is over: {who} resigned")
-    game = records.replay(record)  # RecordError names the move at fault
-    if game.over:
-        raise BridgeError(f"the game is over: {game.result()} ({game.reason})")
-    if side is not None and "wb"[game.side] != side:
-        raise BridgeError(f"it is {'White' if game.side == 0 else 'Black'}'s turn, not ours")
+def prepare_engine(played: records.Played, engine: EngineProcess, time: Thinking,
+                   side: str | None = None) -> None:
+    """Set the engine at the replayed record's last position with its clock; BridgeError when
+    the game is over or (side) not ours to move."""
+    record = played.record
+    if played.ended:
+        raise BridgeError(f"the game is over: {played.result_text()}")
+    if side is not None and "wb"[played.side] != side:
+        raise BridgeError(f"it is {records.side_to_move_name(played.side)}'s turn, not ours")
     for line in setup_commands(record):
         engine.ask(line)
     if time.clock_ms is None:
         engine.set_limit(Limit(time_ms=time.movetime_ms))
     else:
         engine.set_clock(time.clock_ms)
-    return game
 
 
 def main(argv=None) -> int:
@@ -120,7 +117,7 @@ def run(argv=None) -> int:
             require_compiled(engine)
         for line in filter(None, (s.strip() for s in args.setup.split(";"))):
             engine.ask(line)
-        move = next_move(record, engine, time, args.side)
+        move = next_move(records.played(record), engine, time, args.side)
     except records.RecordError as e:
         print(f"bridge: illegal record: {e}", file=sys.stderr)
         return 1

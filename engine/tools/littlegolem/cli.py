@@ -15,6 +15,7 @@ from .config import Settings, UsageError, default_state_file, defaults_toml, par
 from .runner import Runner
 from .site import Site
 from .state import PostedMoves, StateError
+from .statelock import StateLock
 
 log = logging.getLogger("gipf-littlegolem")
 
@@ -51,23 +52,54 @@ def main(argv=None) -> int:
     log.setLevel(settings.log_level.upper())
     log.propagate = False
     try:
-        return _run(args.dry_run, args.once, settings, password)
+        return _run(args, settings, password)
     finally:
         log.removeHandler(handler)
         log.setLevel(level)
         log.propagate = propagate
 
 
-def _run(dry_run: bool, once: bool, settings: Settings, password: str) -> int:
-    state_path = Path(os.path.expanduser(settings.state_file)) if settings.state_file \
-        else default_state_file(settings.user)
+def _run(args, settings: Settings, password: str) -> int:
+    lock = None
     try:
-        state = PostedMoves(state_path)
-        if dry_run:
-            state.path = None  # read, never written
+        state_path = Path(os.path.expanduser(settings.state_file)) if settings.state_file \
+            else default_state_file(settings.user)
+        if not args.dry_run:  # a dry run reads the state file and writes nothing
+            lock = StateLock(Path(os.path.realpath(state_path)))
+            lock.acquire(args.wait)
+        state = _open_state(state_path, args.dry_run)
     except StateError as e:
+        if lock is not None:
+            lock.release()
         print(f"gipf-littlegolem: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C while --wait waits for the lock
+        print("gipf-littlegolem: interrupted while waiting for the state file", file=sys.stderr)
+        return 130
+    try:
+        return _play(args.dry_run, args.once, settings, password, state)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _open_state(path: Path, dry_run: bool) -> PostedMoves:
+    """The state (read with the lock held), its malformed entries set aside and said once,
+    the temporary files of a killed pass removed."""
+    state = PostedMoves(path)
+    if dry_run:
+        state.path = None  # read, never written
+    for problem in state.problems:
+        log.warning("%s", problem)
+    if state.problems:
+        state.save()
+    for name in state.remove_temporaries():
+        log.info("removed %s, left by a pass that was killed", name)
+    return state
+
+
+def _play(dry_run: bool, once: bool, settings: Settings, password: str,
+          state: PostedMoves) -> int:
     site = Site(settings.base_url, settings.user, password, settings.http_timeout)
     runner = Runner(settings, site, state, dry_run=dry_run, once=once)
     host = urllib.parse.urlsplit(settings.base_url).hostname

@@ -52,6 +52,7 @@ class Settings:
     refuse_from: list = field(default_factory=list)
     max_games: int = 0
     owner: str = ""
+    max_messages: int = 10
     max_refusals: int = 3
     resign: bool = False
     resign_score: int = -2000
@@ -66,7 +67,9 @@ KEYS = {
     "movetime": "ms of thinking per move",
     "poll_interval": "s between passes",
     "workers": "games thought about at once, one engine process each",
-    "state_file": "the file of posts, answers and games in progress",
+    "state_file": "the file of posts, answers and games in progress; locked while the bot "
+                  "runs (a second bot on it exits, or waits with --wait); a symlink is "
+                  "followed and its target written",
     "engine": "the command starting the engine: this install's engine unless set",
     "engine_setup": "engine commands sent once to each engine at its start",
     "http_timeout": "s a request may take",
@@ -74,15 +77,20 @@ KEYS = {
     "max_backoff": "s, the longest wait after failed passes in a row",
     "log_level": "debug, info, warning or error",
     "allow_python_player": "play even when the engine has no compiled core (far weaker)",
-    "invitations": "answer: accept or refuse each invitation; ignore: leave them to the owner",
+    "invitations": "answer: accept or refuse each invitation once (ids as numbers), taken when "
+                   "it leaves the invitation page; ignore: leave them to the owner",
     "accept_from": "if not empty, accept invitations from these players only",
     "refuse_from": "refuse invitations from these players",
-    "max_games": "refuse invitations while this many games are in progress (0: no limit)",
-    "owner": "the LittleGolem user id told by message of answers, ends and stops",
+    "max_games": "refuse invitations while this many games are in progress: the game list's "
+                 "games plus those accepted and not listed yet (0: no limit)",
+    "owner": "the numeric LittleGolem user id (the plid= of the owner's profile address) told "
+             "by message of answers, ends and stops",
+    "max_messages": "messages to the owner a pass; the rest go as one summary message",
     "max_refusals": "refused posts of one move before the bot stops posting to the game",
     "resign": "resign lost games",
     "resign_score": "resign when the engine's score stays below this ...",
-    "resign_moves": "... for this many of the bot's moves in a row (or at a proven loss)",
+    "resign_moves": "... for this many of the bot's own moves in a row the record shows (a "
+                    "retried post is one move; a proven loss resigns at once)",
 }
 
 _TYPES = {f.name: (list if f.name in ("games", "engine_setup", "accept_from", "refuse_from")
@@ -110,6 +118,8 @@ def defaults_toml() -> str:
     for item in fields(Settings):
         value = getattr(Settings(), item.name)
         line = f"{item.name} = {_toml(value)}" if value is not None else f'# {item.name} = ""'
+        if item.name == "engine":  # left to the install the bot runs from, not pinned here
+            line = f"# {line}"
         unset = f" (unset: {_UNSET[item.name]})" if value is None else ""
         lines.append(f"{line:<44} # {KEYS[item.name]}{unset}")
     return "\n".join(lines) + "\n"
@@ -163,7 +173,7 @@ def check_settings(settings: Settings) -> None:
     for name in ("accept_from", "refuse_from"):
         if not all(isinstance(n, str) and n.strip() for n in getattr(settings, name)):
             raise UsageError(f"{name} must be a list of player names")
-    for name in ("movetime", "workers", "max_refusals", "resign_moves"):
+    for name in ("movetime", "workers", "max_refusals", "resign_moves", "max_messages"):
         if getattr(settings, name) <= 0:
             raise UsageError(f"{name} must be positive")
     if settings.max_games < 0:
@@ -228,6 +238,9 @@ def parse_args(argv, description: str) -> argparse.Namespace:
                         help="print 'GID MOVE' for every waiting game and log the invitation "
                         "answers it would give; answer, post and send nothing (one pass)")
     parser.add_argument("--state", metavar="FILE", help="the state file")
+    parser.add_argument("--wait", action="store_true",
+                        help="wait while another gipf-littlegolem uses the state file (else "
+                        "exit at once, status 1, naming its pid)")
     parser.add_argument("--engine", metavar="CMD",
                         help="command starting the engine (default: this install's engine)")
     parser.add_argument("--allow-python-player", action="store_true",

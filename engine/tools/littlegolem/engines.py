@@ -18,7 +18,6 @@ from .config import Settings
 log = logging.getLogger("gipf-littlegolem")
 
 
-
 class EngineSlot:
     """One worker's engine: started at its first game, kept for the runner's life."""
 
@@ -83,16 +82,16 @@ def _quit(engine: EngineProcess) -> None:
         pass
 
 
-def think(record: records.GameRecord, engine: EngineProcess, movetime: int,
+def think(played: records.Played, engine: EngineProcess, movetime: int,
           with_score: bool) -> tuple[str, Optional[int]]:
-    """The engine's move for the record's position, in the record's notation, and (with_score)
-    the search's score from our side, None when the engine gave none.  Without a score this is
-    gipf-bridge's genmove; with one it is `analyze`, the same search without the opening book,
-    whose move the rules check here as genmove's are."""
+    """The engine's move at the replayed record's last position, in the record's notation, and
+    (with_score) the search's score from our side, None when the engine gave none.  Without a
+    score this is gipf-bridge's genmove; with one it is `analyze`, the same search without the
+    opening book, whose move the rules check here as genmove's are."""
     time = Thinking(movetime_ms=movetime)
     if not with_score:
-        return next_move(record, engine, time), None
-    game = prepare_engine(record, engine, time)
+        return next_move(played, engine, time), None
+    prepare_engine(played, engine, time)
     text = engine.ask("analyze")
     move = text.split("\n", 1)[0].strip()
     if not move:
@@ -101,5 +100,5 @@ def think(record: records.GameRecord, engine: EngineProcess, movetime: int,
         score = read_analyze(text).score
     except ValueError:  # a field that is not a number: the move stands, without a score
         score = None
-    game.play_text(move)  # never a move our own rules reject
-    return records.move_to_source_notation(record, move), score
+    played.game.play_text(move)  # never a move our own rules reject
+    return records.move_to_source_notation(played.record, move), score

@@ -17,27 +17,16 @@ from engine.tools.bridge import BridgeError
 from .config import Settings
 from .engines import EngineSlot, think
 from .notation import RESIGN, site_move
-from .owner import Owner
+from .owner import Owner, short
 from .pages import ListedGame, same_player
 from .site import PostRejected, PostUnknown, Site, SiteError
-from .state import PostedMoves, StateError
+from .state import PostedMoves
 
 log = logging.getLogger("gipf-littlegolem")
 
 POSTED, WOULD_POST, SKIPPED, FAILED, ABANDONED = ("posted", "would post", "skipped", "failed",
                                                   "abandoned")
 IDLE, FETCHING, THINKING, POSTING = "idle", "fetching", "thinking", "posting"
-
-
-def side_name(side: int) -> str:
-    return "White" if side == 0 else "Black"
-
-
-def result_text(record: records.GameRecord) -> str:
-    if record.resigned_by is not None:
-        return f"{side_name('wb'.index(record.resigned_by))} resigned"
-    game = records.replay(record)
-    return f"{game.result()} ({game.reason})"
 
 
 def taken(record: records.GameRecord, ply: int, sent: str, side: int) -> Optional[bool]:
@@ -90,25 +79,25 @@ class Player:
                     "game %d: skipped: %s", gid, why)
             return SKIPPED
         try:
-            game = records.replay(record)
+            played = records.played(record)  # the one replay of this download
         except records.RecordError as e:
             log.warning("game %d: skipped: an illegal %s record: %s", gid, record.game, e)
             return SKIPPED
-        if record.resigned_by is not None or game.over:
-            log.info("game %d: skipped: %s", gid, "finished, " + result_text(record)
-                     if record.resigned_by is None else result_text(record))
-            self.game_ended(gid, record)
+        if played.ended:
+            log.info("game %d: skipped: %s", gid, "finished, " + played.result_text()
+                     if record.resigned_by is None else played.result_text())
+            self.game_ended(gid, played)
             return SKIPPED
         sides = [n for n, name in enumerate((record.white, record.black))
                  if same_player(name or "", self.account)]
-        if game.side not in sides:
+        if played.side not in sides:
             log.info("game %d: skipped: %s is to move in the record (move %d), not %s: the "
-                     "record or the list lags", gid, side_name(game.side), len(record.moves) + 1,
-                     self.settings.user)
+                     "record or the list lags", gid, records.side_to_move_name(played.side),
+                     played.ply + 1, self.settings.user)
             return SKIPPED
         if not self._may_post(gid, record):
             return SKIPPED
-        return self._think_and_send(gid, record, number, slot)
+        return self._think_and_send(gid, played, number, slot)
 
     def _not_ours(self, listed: ListedGame, record: records.GameRecord) -> Optional[str]:
         """Why the record is not one to play for this list row, or None."""
@@ -163,9 +152,9 @@ class Player:
         return True
 
     # --- thinking ------------------------------------------------------------------
-    def _think_and_send(self, gid: int, record: records.GameRecord, number: int,
+    def _think_and_send(self, gid: int, played: records.Played, number: int,
                         slot: EngineSlot) -> str:
-        ply = len(record.moves)
+        record, ply = played.record, played.ply
         self.phases[number] = THINKING
         try:
             engine = slot.get()
@@ -173,7 +162,7 @@ class Player:
                 return ABANDONED
             log.info("game %d (%s, move %d): thinking with %s", gid, record.game, ply + 1,
                      slot.name)
-            move, score = think(record, engine, self.settings.movetime, self.settings.resign)
+            move, score = think(played, engine, self.settings.movetime, self.settings.resign)
         except (BridgeError, records.RecordError) as e:
             log.warning("game %d: skipped: %s", gid, e)
             return SKIPPED
@@ -184,18 +173,19 @@ class Player:
                 return ABANDONED
             log.error("game %d: engine failure: %s", gid, e)
             return FAILED
-        if score is not None and self._resigns(gid, score):
+        if score is not None and self._resigns(gid, ply, score):
             move = RESIGN
         self.phases[number] = POSTING
-        return self._send(gid, record, ply, move)
+        return self._send(gid, played, move)
 
-    def _resigns(self, gid: int, score: int) -> bool:
-        low = (self.state.entry(gid) or {}).get("low", 0)
-        low = low + 1 if score < self.settings.resign_score else 0
-        try:
-            self.state.update(gid, low=low)
-        except StateError as e:
-            log.error("game %d: %s", gid, e)
+    def _resigns(self, gid: int, ply: int, score: int) -> bool:
+        """Whether to resign at `ply`.  The count is of the bot's own moves: `low_plies` holds
+        the plies of its moves in a row scored below resign_score, so a second think at the
+        same ply (a retry after a failed post) replaces that ply's verdict, never adds one."""
+        earlier = [p for p in (self.state.entry(gid) or {}).get("low_plies", []) if p < ply]
+        low_plies = earlier + [ply] if score < self.settings.resign_score else []
+        self.state.update(gid, low_plies=low_plies[-self.settings.resign_moves:])
+        low = len(low_plies)
         if score <= -PROVEN_MIN:
             log.info("game %d: the engine proves the loss (score %d): resigning", gid, score)
             return True
@@ -206,7 +196,8 @@ class Player:
         return False
 
     # --- posting -------------------------------------------------------------------
-    def _send(self, gid: int, record: records.GameRecord, ply: int, move: str) -> str:
+    def _send(self, gid: int, played: records.Played, move: str) -> str:
+        record, ply = played.record, played.ply
         sent = site_move(record.game, move)
         where = f"game {gid} ({record.game}, move {ply + 1})"
         if self.dry_run:
@@ -216,11 +207,8 @@ class Player:
         if self.stopping.is_set():
             log.info("%s: not posting %s: stopping", where, sent)
             return ABANDONED
-        try:
-            self.state.mark(gid, ply, sent, "sending")
-        except StateError as e:  # without the mark a crash could lead to a second post
-            log.error("%s: not posting %s: %s", where, sent, e)
-            return FAILED
+        # without the mark a crash could lead to a second post: a StateError ends the pass
+        self.state.mark(gid, ply, sent, "sending")
         try:
             words, refused = self.site.post_move(gid, sent)
         except PostRejected as e:
@@ -232,17 +220,17 @@ class Player:
             log.error("%s: posted %s without a clear answer (%s); the record settles it at a "
                       "later pass", where, sent, e)
             return FAILED
-        return self._confirm(gid, record, where, ply, sent, words, refused)
+        return self._confirm(gid, played, where, sent, words, refused)
 
-    def _confirm(self, gid: int, record: records.GameRecord, where: str, ply: int, sent: str,
-                 words: str, refused: bool) -> str:
+    def _confirm(self, gid: int, played: records.Played, where: str, sent: str, words: str,
+                 refused: bool) -> str:
         """A post the site answered with a page: taken once the record shows it, refused when
         the page says so and the record agrees (a page's words alone may mislead)."""
+        record, ply = played.record, played.ply
         try:
             after = self.site.download(gid, record.game).record
-            side = records.replay(record).side
             shown = None if after is None or after.game != record.game \
-                else taken(after, ply, sent, side)
+                else taken(after, ply, sent, played.side)
         except (SiteError, records.RecordError, ValueError) as e:
             after, shown = None, None
             log.debug("%s: the record after the post: %s", where, e)
@@ -263,11 +251,11 @@ class Player:
         self._mark(gid, ply, sent, "posted", refusals=0)
         log.info("%s: posted %s (the record shows it)", where, sent)
         try:
-            over = after.resigned_by is not None or records.replay(after).over
+            ended = records.played(after)  # the one replay of the download after the post
         except records.RecordError:
-            over = False
-        if over:
-            self.game_ended(gid, after)
+            return POSTED
+        if ended.ended:
+            self.game_ended(gid, ended)
         return POSTED
 
     def _refused(self, gid: int, where: str, ply: int, sent: str, words: str) -> bool:
@@ -281,33 +269,27 @@ class Player:
             log.error("game %d: not posting to this game again after %d refusals (remove it "
                       "from the state file to retry)", gid, refusals)
             self.owner.tell(f"Gipfbot stopped playing game {gid}",
-                            f"The site refused {sent} in game {gid} (move {ply + 1}) "
-                            f"{refusals} times, the last time with: {words[:300]}. The bot "
-                            "posts nothing more to this game.")
+                            f"The site refused {short(sent)} in game {gid} (move {ply + 1}) "
+                            f"{refusals} times, the last time with: {short(words, 300)}. The "
+                            "bot posts nothing more to this game.")
         return stop
 
     def _mark(self, gid: int, ply: int, sent: str, status: str, **extra) -> None:
-        try:
-            self.state.mark(gid, ply, sent, status, **extra)
-        except StateError as e:
-            log.error("game %d: %s", gid, e)
+        self.state.mark(gid, ply, sent, status, **extra)  # a StateError ends the pass
 
     # --- ends ----------------------------------------------------------------------
-    def game_ended(self, gid: int, record: records.GameRecord) -> None:
+    def game_ended(self, gid: int, played: records.Played) -> None:
         """Tell the owner (once) that a game the bot played or saw in progress has ended."""
         if self.dry_run:
             return
         about = self.state.about(gid)
         if not about and self.state.entry(gid) is None:
             return  # never seen in progress: ended before the bot knew it
-        opponent = next((n for n in (record.white, record.black)
-                         if n and not same_player(n, self.account)), "?")
-        try:
-            self.state.ended(gid)
-        except StateError as e:
-            log.error("game %d: %s", gid, e)
-            return
-        result = result_text(record)
+        record = played.record
+        opponent = short(next((n for n in (record.white, record.black)
+                               if n and not same_player(n, self.account)), "?"))
+        self.state.ended(gid)
+        result = played.result_text()
         log.info("game %d (%s against %s) has ended: %s", gid, record.game, opponent, result)
         self.owner.tell(f"Game {gid} ended: {result}",
                         f"Game {gid} ({record.game}) against {opponent} has ended: {result}.")

@@ -209,11 +209,6 @@ def _listed(gid: int, our_turn: bool, row: Optional[Row]) -> ListedGame:
     return listed
 
 
-def waiting_games(page: str) -> list[int]:
-    """The gids of the games waiting for our move, in page order."""
-    return [game.gid for game in game_list(page) if game.our_turn]
-
-
 # --- the invitations -----------------------------------------------------------
 @dataclass
 class Invitation:

@@ -44,11 +44,13 @@ class Runner:
         self.stopping = threading.Event()
         self.slots = [EngineSlot(n + 1, settings) for n in range(settings.workers)]
         self.phases = [IDLE] * settings.workers   # what each worker is doing
-        self.owner = Owner(site, settings.owner, dry_run=dry_run)
+        self.owner = Owner(site, settings.owner, dry_run=dry_run,
+                           max_messages=settings.max_messages)
         self.player = Player(settings, site, state, self.owner, dry_run=dry_run,
                              stopping=self.stopping, phases=self.phases, print_move=self._print)
         self.invitations = Invitations(settings, site, state, self.owner, dry_run=dry_run)
         self.last_waiting: Optional[list[int]] = None
+        self.state_failure: Optional[StateError] = None  # set by a worker
         self.jobs: "queue.Queue[Optional[ListedGame]]" = queue.Queue()
         self.results: "queue.Queue[str]" = queue.Queue()
         self.threads = [threading.Thread(target=self._work, args=(n,), name=f"worker {n + 1}",
@@ -109,6 +111,10 @@ class Runner:
         while not self._check_stop():
             try:
                 ok = self.one_pass()
+            except StateError as e:  # a state that cannot be kept: stop rather than risk
+                log.error("%s", e)   # a second post or answer
+                self.stopping.set()
+                return False
             except Exception as e:  # never crash the loop: log, back off, retry
                 log.error("the pass failed: %s: %s", type(e).__name__, e)
                 ok = False
@@ -140,8 +146,11 @@ class Runner:
         log.log(logging.DEBUG if quiet else logging.INFO, "%d game(s) waiting for our move%s",
                 len(gids), ": " + " ".join(map(str, gids)) if gids else "")
         self.last_waiting = gids
-        self.invitations.answer_all(len(listing.games), listing.new_invitations)
-        self._ended_games(listing)
+        try:
+            self.invitations.answer_all(listing)
+            self._ended_games(listing)
+        finally:
+            self.owner.end_pass()
         for game in waiting:
             self.jobs.put(game)
         outcomes: list[str] = []
@@ -150,6 +159,9 @@ class Runner:
                 outcomes.append(self.results.get(timeout=0.1))
             except queue.Empty:
                 pass
+        self.owner.end_pass()
+        if self.state_failure is not None:
+            raise self.state_failure
         if gids and not self.stopping.is_set():
             counts = {kind: outcomes.count(kind) for kind in
                       (POSTED, WOULD_POST, SKIPPED, FAILED, ABANDONED) if kind in outcomes}
@@ -160,11 +172,7 @@ class Runner:
         """The games in progress that left the list: told to the owner once they have ended."""
         if not self.settings.owner:
             return
-        try:
-            gone = self.state.track({str(g.gid): {"game": g.game} for g in listing.games})
-        except StateError as e:
-            log.error("%s", e)
-            return
+        gone = self.state.track({str(g.gid): {"game": g.game} for g in listing.games})
         for gid in gone:
             if self._check_stop():
                 return
@@ -174,18 +182,14 @@ class Runner:
                 log.info("game %s left the game list; its record: %s", gid, e)
                 continue
             try:
-                over = record is not None and (record.resigned_by is not None or
-                                               records.replay(record).over)
+                played = records.played(record) if record is not None else None
             except records.RecordError:  # a record that does not replay: no end to tell
-                over = False
-            if over and record is not None:
-                self.player.game_ended(int(gid), record)
+                played = None
+            if played is not None and played.ended:
+                self.player.game_ended(int(gid), played)
                 continue
             log.info("game %s left the game list before its end", gid)
-            try:
-                self.state.ended(int(gid))
-            except StateError as e:
-                log.error("%s", e)
+            self.state.ended(int(gid))
 
     def _shut_down(self) -> None:
         """End every engine; wait only for the workers that think (their engines are being
@@ -215,6 +219,10 @@ class Runner:
                     return
                 try:
                     outcome = self.player.play(game, number, slot)
+                except StateError as e:  # the pass ends; the runner stops, exit status 1
+                    self.state_failure = e
+                    self.stopping.set()
+                    outcome = FAILED
                 except Exception as e:  # never lose a worker: log, count as a failure
                     log.error("game %d: unexpected %s: %s", game.gid, type(e).__name__, e)
                     outcome = FAILED

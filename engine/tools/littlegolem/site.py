@@ -17,7 +17,7 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from http.cookiejar import CookieJar
-from typing import Optional
+from typing import Callable, Optional
 
 from engine import records
 from engine.games import spec
@@ -167,14 +167,15 @@ class Site:
                 return
             self.cookies.clear()
             try:
-                answer = pages.words(self._page(LOGIN_PATH, {"login": self.user,
-                                                             "password": self._password}))
+                page = self._page(LOGIN_PATH, {"login": self.user, "password": self._password})
+                answer, form_again = pages.words(page), pages.is_login_page(page)
             except _NotLoggedIn as e:
-                answer = str(e)
-            if not self.logged_in():
+                answer, form_again = str(e), True
+            if not self.logged_in() or form_again:  # a cookie with the form again is no login
+                self.cookies.clear()
                 raise LoginError(f"login failed for {self.user!r}: the site answered "
-                                 f"{answer or '(an empty page)'!r} and no {SESSION_COOKIE} "
-                                 "cookie; check the name and password")
+                                 f"{answer or '(an empty page)'!r} and no session "
+                                 f"({SESSION_COOKIE} cookie); check the name and password")
             self._logins += 1
             log.info("logged in as %s", self.user)
 
@@ -199,7 +200,8 @@ class Site:
             self.login(session)
             page = self._page(path, form)
             if pages.is_login_page(page):
-                raise SiteError(f"{path}: still the login page after logging in")
+                raise LoginError(f"login failed for {self.user!r}: {path} is still the login "
+                                 "page after logging in")
         return page
 
     # --- games ----------------------------------------------------------------
@@ -248,11 +250,11 @@ class Site:
             if text.lstrip().startswith("(") and not text.rstrip().endswith(")"):
                 raise SiteError(f"{path}: the record stops before its end")
             try:
-                game = records.format_game(records.detect_format(text))
+                source, read = records.identify(text)  # detected once, read by `read`
             except records.RecordError as e:
                 tried.append(f"{path}: {e}")
                 continue
-            return _read_download(gid, game, text, path)
+            return _read_download(gid, records.format_game(source), text, read, path)
         if failed:  # the record may be behind the form that failed: try again later
             raise SiteError("; ".join(failed + tried))
         games = " or ".join(spec(name).title for name in played_games())
@@ -313,10 +315,12 @@ class Site:
         self._logged_page(MESSAGE_PATH, {"plto": to, "messagetitle": title, "message": text})
 
 
-def _read_download(gid: int, game: Optional[str], text: str, path: str) -> Download:
-    """The Download of a record text; SiteError when the text was cut short in transit."""
+def _read_download(gid: int, game: Optional[str], text: str,
+                   read: Callable[[], records.GameRecord], path: str) -> Download:
+    """The Download of a record text (`read` reads it); SiteError when the text was cut short
+    in transit."""
     try:
-        record = records.read_record(text)
+        record = read()
     except records.RecordError as e:
         if _cut_record(text):
             raise SiteError(f"{path}: the record stops before its end") from None
