@@ -1,7 +1,8 @@
 """Start-up: nothing touches the hash table before a search writes to it (`option hash` makes
-it resident at once, outside any clock), and serving the protocol imports no module that only
-`--help`, `option book` or the weight commands need.  docs/performance.md ("Start-up")
-measures the time and memory these save."""
+it resident at once, outside any clock), serving the protocol imports no module that only
+`--help`, `option book` or the weight commands need, and a command that needs no game (`quit`,
+`name`) is answered before the games, the search, the core or logging are imported.
+docs/performance.md ("Start-up") measures the time and memory these save."""
 from __future__ import annotations
 
 import re
@@ -67,3 +68,50 @@ def test_serving_the_protocol_imports_no_module_it_does_not_need_yet():
     imported = set(re.findall(r"\|\s*(engine[\w.]*)\s*$", done.stderr, re.M))
     assert "engine.protocol.server" in imported  # the list holds the engine's own imports
     assert imported.isdisjoint({"engine.examples", "engine.book", "engine.evaluation"}), imported
+
+
+# The modules a process has at its exit, beyond those of a bare interpreter (site's own).
+MODULES_AT_EXIT = """
+import atexit, runpy, sys
+bare = set(sys.modules)
+atexit.register(lambda: sys.stderr.write("modules: " + " ".join(sorted(set(sys.modules) - bare))))
+sys.argv = ["gipf-engine"]
+runpy.run_module("engine", run_name="__main__", alter_sys=True)
+"""
+
+
+def modules_after(lines: str) -> tuple[str, set[str]]:
+    """The replies to `lines` of `python -m engine` (no arguments), and the modules it imported."""
+    done = subprocess.run([sys.executable, "-c", MODULES_AT_EXIT], input=lines, capture_output=True,
+                          text=True, cwd=REPO, timeout=120)
+    assert done.returncode == 0, done.stderr
+    listed = re.search(r"^modules: (.*)$", done.stderr, re.M)
+    assert listed, done.stderr
+    return done.stdout, set(listed.group(1).split())
+
+
+# what no command that needs no game should import: the games and their records, the search
+# and the core's bindings (the compiled module alone is loaded at start, to say if it is
+# missing), logging (configured when a diagnostic is due), argparse (no arguments to read)
+GAME_MODULES = ("engine.registry", "engine.games", "engine.records", "engine.core",
+                "engine.search", "engine.ponder", "engine.levels", "engine.protocol.options",
+                "logging", "argparse", "dataclasses")
+
+
+def of_games(modules: set[str]) -> set[str]:
+    return {m for m in modules if m in GAME_MODULES or m.startswith(("engine.games.", "engine.records."))}
+
+
+def test_a_command_that_needs_no_game_imports_no_game_search_core_or_logging():
+    out, modules = modules_after("name\nprotocol_version\nlist_commands\nquit\n")
+    assert out.startswith("= Gipfbot\n\n= 2\n\n=\nanalyze\n") and out.endswith("\n\n=\n\n")
+    assert "engine.protocol.server" in modules  # the list holds what the engine imported
+    assert of_games(modules) == set(), of_games(modules)
+
+
+def test_the_first_command_that_needs_the_game_loads_what_a_search_needs():
+    """Imported then, not by the first genmove, whose clock starts when its search does."""
+    out, modules = modules_after("play w C5\nquit\n")
+    assert out == "= C5\n\n=\n\n"
+    assert {"engine.games.dvonn.rules", "engine.core", "engine.search", "engine.ponder",
+            "engine.protocol.options"} <= modules

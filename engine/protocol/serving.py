@@ -31,7 +31,6 @@ session gets the plain Control: nothing more can arrive, so nothing waits for in
 """
 from __future__ import annotations
 
-import logging
 import os
 import select
 import signal
@@ -41,8 +40,7 @@ from typing import Callable, Iterator, Optional, TextIO
 
 from ..stop_flag import StopFlag
 from . import gtp
-
-log = logging.getLogger("engine")
+from .diagnostics import logger
 
 QUEUE_LIMIT = 16384  # commands read ahead of a search at most; a pipelining client then waits
 END = "end of input"  # what reading yields at the end of input (or when the session closes)
@@ -233,9 +231,6 @@ class Session(Control):
             except (OSError, ValueError):
                 pass
         self.events = gtp.read_events(stream)
-        prepare = getattr(self.server, "prepare", None)
-        if prepare is not None:  # the C calls release the GIL: this costs start-up nothing
-            threading.Thread(target=prepare, name="prepare", daemon=True).start()
         try:
             self._execute()
         finally:
@@ -256,7 +251,7 @@ class Session(Control):
         except Closing:
             event = END
         except (OSError, ValueError) as e:  # stdin closed under us: as end of input
-            log.debug("input ended: %s", e)
+            logger().debug("input ended: %s", e)
             event = END
         if event is END:
             self.eof = True
@@ -407,7 +402,7 @@ class Session(Control):
             self._write(gtp.format_reply(cmd.id, True, ""))
             return False
         except Exception as e:  # a bug must not kill a long-running engine
-            log.exception("internal error in %r", cmd.name)
+            logger().exception("internal error in %r", cmd.name)
             ok, text = False, f"internal error: {type(e).__name__}"
         finally:
             with self.sigint_lock:
