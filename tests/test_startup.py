@@ -5,15 +5,20 @@ it resident at once, outside any clock), serving the protocol imports no module 
 docs/performance.md ("Start-up") measures the time and memory these save."""
 from __future__ import annotations
 
+import io
+import os
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 from conftest import REPO, EngineClient
 
 from engine import core
+from engine.protocol import gtp
+from engine.protocol.serving import Quit, Session
 
 needs_core = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")
 needs_proc = pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="reads /proc")
@@ -80,10 +85,14 @@ runpy.run_module("engine", run_name="__main__", alter_sys=True)
 """
 
 
-def modules_after(lines: str) -> tuple[str, set[str]]:
-    """The replies to `lines` of `python -m engine` (no arguments), and the modules it imported."""
-    done = subprocess.run([sys.executable, "-c", MODULES_AT_EXIT], input=lines, capture_output=True,
-                          text=True, cwd=REPO, timeout=120)
+def modules_after(lines: str, folder: Path) -> tuple[str, set[str]]:
+    """The replies to `lines` of `python -m engine` (no arguments), and the modules it imported.
+    The lines come from a file: all of them there at once, so the engine never waits for input
+    (when it does, it loads the games meanwhile: see the session tests below)."""
+    (folder / "input").write_text(lines)
+    with open(folder / "input", "rb") as stdin:
+        done = subprocess.run([sys.executable, "-c", MODULES_AT_EXIT], stdin=stdin,
+                              capture_output=True, text=True, cwd=REPO, timeout=120)
     assert done.returncode == 0, done.stderr
     listed = re.search(r"^modules: (.*)$", done.stderr, re.M)
     assert listed, done.stderr
@@ -102,16 +111,63 @@ def of_games(modules: set[str]) -> set[str]:
     return {m for m in modules if m in GAME_MODULES or m.startswith(("engine.games.", "engine.records."))}
 
 
-def test_a_command_that_needs_no_game_imports_no_game_search_core_or_logging():
-    out, modules = modules_after("name\nprotocol_version\nlist_commands\nquit\n")
+def test_a_command_that_needs_no_game_imports_no_game_search_core_or_logging(tmp_path):
+    out, modules = modules_after("name\nprotocol_version\nlist_commands\nquit\n", tmp_path)
     assert out.startswith("= Gipfbot\n\n= 2\n\n=\nanalyze\n") and out.endswith("\n\n=\n\n")
     assert "engine.protocol.server" in modules  # the list holds what the engine imported
     assert of_games(modules) == set(), of_games(modules)
 
 
-def test_the_first_command_that_needs_the_game_loads_what_a_search_needs():
+def test_the_first_command_that_needs_the_game_loads_what_a_search_needs(tmp_path):
     """Imported then, not by the first genmove, whose clock starts when its search does."""
-    out, modules = modules_after("play w C5\nquit\n")
+    out, modules = modules_after("play w C5\nquit\n", tmp_path)
     assert out == "= C5\n\n=\n\n"
     assert {"engine.games.dvonn.rules", "engine.core", "engine.search", "engine.ponder",
             "engine.protocol.options"} <= modules
+
+
+class Recorder:
+    """A server that records what the session asks of it."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+        self.loaded = threading.Event()
+
+    def load(self) -> None:
+        self.calls.append("load")
+        self.loaded.set()
+
+    def handle(self, cmd: gtp.Command) -> tuple[bool, str]:
+        self.calls.append(cmd.name)
+        if cmd.name == "quit":
+            raise Quit
+        return True, ""
+
+
+def session_on_a_pipe():
+    read_end, write_end = os.pipe()
+    server, out = Recorder(), io.StringIO()
+    stdin = os.fdopen(read_end, "rb")
+    return server, Session(server, stdin, out), stdin, write_end
+
+
+def test_a_session_whose_input_is_waiting_never_loads_the_games():
+    server, session, stdin, write_end = session_on_a_pipe()
+    with stdin:
+        os.write(write_end, b"name\nquit\n")
+        os.close(write_end)
+        session.serve()
+    assert server.calls == ["name", "quit"]
+
+
+def test_a_session_waiting_for_input_loads_the_games_meanwhile():
+    """So the first genmove a client sends after a pause finds them loaded."""
+    server, session, stdin, write_end = session_on_a_pipe()
+    with stdin:
+        serving = threading.Thread(target=session.serve, daemon=True)
+        serving.start()
+        assert server.loaded.wait(30)  # nothing to read: the session got the server ready
+        os.write(write_end, b"quit\n")
+        serving.join(60)
+        os.close(write_end)
+    assert server.calls == ["load", "quit"]
