@@ -49,8 +49,9 @@ def think(*args: Any, **kwargs: Any) -> Thought:
 
 
 class Server:
-    # Made on first use (load): a command that needs none of them (quit, name, version,
-    # list_commands) is answered without importing the games, the search or the core.
+    # Made on first use, or while the session waits for input (load): a command that needs
+    # none of them (quit, name, list_commands) is answered without importing the games, the
+    # search or the core's bindings.
     options: Options
     clock: Clock
     game: GameBase
@@ -74,7 +75,8 @@ class Server:
 
     def load(self) -> None:
         """Import what a game and its search need and set up the core (its tables, the hash
-        table), all at the first command that needs the game: never on a search's clock."""
+        table): at the first command that needs the game, or earlier while the session waits
+        for input; never on a search's clock."""
         if self.loaded:
             return
         from .. import core
@@ -443,7 +445,8 @@ def cmd_gogui_interrupt(server: Server, args: list[str]) -> str:
 def cmd_gogui_analyze_commands(server: Server, args: list[str]) -> str:
     from ..registry import GAMES
     arity(args, 0, usage="gogui-analyze_commands")
-    new_games = tuple(("none", f"New {cls.title} game", f"newgame {name}") for name, cls in GAMES.items())
+    new_games = tuple(("none", f"New {cls.title} game", f"newgame {name}")  # the games load here
+                      for name, cls in GAMES.items())
     return "\n".join(f"{kind}/{label}/{text}" for kind, label, text in ANALYZE_COMMANDS + new_games
                      if text.split()[0] in COMMANDS)
 
