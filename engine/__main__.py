@@ -1,8 +1,6 @@
 """`python -m engine` / `gipf-engine`: serve the protocol on stdin/stdout."""
 from __future__ import annotations
 
-import argparse
-import logging
 import os
 import sys
 
@@ -10,6 +8,8 @@ from . import ENGINE_NAME, __version__
 
 
 def seed_value(text: str) -> int:
+    import argparse
+
     from .protocol.arguments import CommandError, whole_number
     from .splitmix64 import MASK64
     try:
@@ -41,33 +41,46 @@ def _null_stderr():
     return open(fd, "w", encoding="utf-8", errors="backslashreplace")
 
 
-class _Parser(argparse.ArgumentParser):
-    """The description and epilog name the games and the example records: read only when the
-    help is printed, so that serving the protocol imports neither."""
-
-    def format_help(self) -> str:
-        from .examples import EXAMPLES, protocol_reference
-        from .games import titles
-        self.description = (f"{ENGINE_NAME} {__version__}: {titles()} engine speaking a\n"
-                            "GTP-style protocol on stdin/stdout.")
-        self.epilog = (f"the protocol reference:\n  {protocol_reference()}\n"
-                       f"example game records (--examples prints the folder):\n  {EXAMPLES}")
-        return super().format_help()
+DEFAULT_SEED = 0
+DEFAULT_LOG_LEVEL = "warning"
 
 
-def main(argv=None) -> int:
-    parser = _Parser(prog="gipf-engine", formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seed", type=seed_value, default=0,
-                        help="seed for reproducible play (default 0)")
-    parser.add_argument("--log-level", default="warning",
+def make_parser():
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        """The description and epilog name the games and the example records: read only when
+        the help is printed, so that serving the protocol imports neither."""
+
+        def format_help(self) -> str:
+            from .examples import EXAMPLES, protocol_reference
+            from .games import titles
+            self.description = (f"{ENGINE_NAME} {__version__}: {titles()} engine speaking a\n"
+                                "GTP-style protocol on stdin/stdout.")
+            self.epilog = (f"the protocol reference:\n  {protocol_reference()}\n"
+                           f"example game records (--examples prints the folder):\n  {EXAMPLES}")
+            return super().format_help()
+
+    parser = Parser(prog="gipf-engine", formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seed", type=seed_value, default=DEFAULT_SEED,
+                        help=f"seed for reproducible play (default {DEFAULT_SEED})")
+    parser.add_argument("--log-level", default=DEFAULT_LOG_LEVEL,
                         choices=["debug", "info", "warning", "error"],
-                        help="diagnostics on stderr (default warning)")
+                        help=f"diagnostics on stderr (default {DEFAULT_LOG_LEVEL})")
     parser.add_argument("--game-module", action="append", default=[], metavar="MODULE",
                         help="import MODULE first: an importable module whose import registers "
                              "more games (engine/games register); may be repeated")
     parser.add_argument("--examples", action="store_true",
                         help="print the folder of the example game records and exit")
     parser.add_argument("--version", action="version", version=f"{ENGINE_NAME} {__version__}")
+    return parser
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:  # nothing to parse: argparse's imports would cost more than the rest of start-up
+        return serve(DEFAULT_SEED, DEFAULT_LOG_LEVEL)
+    parser = make_parser()
     args = parser.parse_args(argv)
     if args.examples:
         from .examples import EXAMPLES
@@ -77,21 +90,35 @@ def main(argv=None) -> int:
         error = load_game_module(module)
         if error:
             parser.error(error)
+    return serve(args.seed, args.log_level)
+
+
+def say_if_no_core() -> None:
+    """One line on stderr at start when the compiled core cannot be loaded.  The extension
+    alone is loaded to know (its bindings, engine.core, come with the first command that
+    needs them); only when it fails are the bindings imported, to say why."""
+    try:
+        from . import _core  # type: ignore[attr-defined]  # noqa: F401 - the module cffi builds
+    except Exception:  # noqa: BLE001 - any import failure means "no core", as in engine.core
+        from . import core
+        from .protocol.diagnostics import logger
+        logger().warning("the compiled core is unavailable, the Python player plays: %s",
+                         core.UNAVAILABLE_REASON)
+
+
+def serve(seed: int, log_level: str) -> int:
+    """Serve the protocol on stdin/stdout until quit or the end of input."""
     if sys.stderr is None:  # started with stderr closed: diagnostics go nowhere, never to stdout
         sys.stderr = _null_stderr()
-    logging.raiseExceptions = False  # a failing stderr (2>/dev/full) drops log lines quietly
-    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(),
-                        format="%(name)s %(levelname)s: %(message)s")
     if sys.stdin is None or sys.stdout is None:
         return 0  # started with stdin or stdout closed: no command can arrive or be answered
     try:
-        from . import core
-        from .protocol.server import main_loop
-        if not core.AVAILABLE:
-            logging.getLogger("engine").warning(
-                "the compiled core is unavailable, the Python player plays: %s",
-                core.UNAVAILABLE_REASON)
-        main_loop(seed=args.seed)
+        from .protocol.diagnostics import log_later
+        from .protocol.server import main_loop  # the core and the games: with the first game command
+        log_later(stream=sys.stderr, level=log_level.upper(),
+                  format="%(name)s %(levelname)s: %(message)s")
+        say_if_no_core()
+        main_loop(seed=seed)
     except KeyboardInterrupt:
         pass
     except BrokenPipeError:  # the client went away; nothing left to say

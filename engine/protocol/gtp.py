@@ -10,8 +10,7 @@ reply (an error) so a client never waits forever.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import BinaryIO, Iterator, Optional, Union
+from typing import BinaryIO, Iterator, NamedTuple, Optional, Union
 
 MAX_LINE_BYTES = 65536
 _CONTROLS = bytes(range(0x09)) + bytes(range(0x0a, 0x20)) + b"\x7f"  # all but HT
@@ -21,8 +20,7 @@ _INTERRUPT = re.compile(rb"#[ \t]*interrupt")  # GoGui: a comment line asking to
 INTERRUPT = "# interrupt"  # the event read_events yields for it
 
 
-@dataclass
-class Command:
+class Command(NamedTuple):  # not a dataclass: start-up then need not import dataclasses
     id: Optional[str]
     name: str
     args: list[str]

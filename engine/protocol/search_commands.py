@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import core
-from . import analyze
 from .arguments import CommandError, arity, colour, whole_number
 from .commands import Handler
 
@@ -60,12 +58,15 @@ def cmd_time_control(server: Server, args: list[str]) -> str:
 
 def no_core(game) -> str:
     """Why the compiled core cannot take this game."""
+    from .. import core
     if not core.AVAILABLE:
         return f"the compiled core is unavailable: {core.UNAVAILABLE_REASON}"
     return f"{game.title} has no compiled core"
 
 
 def cmd_perft(server: Server, args: list[str]) -> str:
+    from .. import core
+    from . import analyze
     arity(args, 1, 2, usage="perft <depth> [python|core]")
     depth = whole_number(args[0], "depth")
     if depth > 12:
@@ -83,6 +84,7 @@ def cmd_perft(server: Server, args: list[str]) -> str:
 
 
 def cmd_analyze(server: Server, args: list[str]) -> str:
+    from . import analyze
     if args and args[0].lower() == "live":
         arity(args, 1, 2, usage="analyze live [<interval_ms>]")
         return analyze.analyze_live(server, args[1:])
@@ -94,7 +96,7 @@ def cmd_analyze(server: Server, args: list[str]) -> str:
 
 
 def cmd_eval(server: Server, args: list[str]) -> str:
-    from .. import evaluation  # the weights' tables: imported by the commands that use them
+    from .. import core, evaluation  # the weights' tables: imported by the commands that use them
     arity(args, 0, usage="eval")
     if core.AVAILABLE and not core.has_game(server.game.name):
         raise CommandError(no_core(server.game))

@@ -8,42 +8,27 @@ it is.
 """
 from __future__ import annotations
 
-import logging
 import sys
-from typing import TYPE_CHECKING, Optional, TextIO
+from typing import TYPE_CHECKING, Any, Optional, TextIO
 
-from .. import ENGINE_NAME, __version__, core
-from ..clock import Clock
-from ..games import DEFAULT_GAME, GAMES
-from ..ponder import Ponder
+from .. import ENGINE_NAME, __version__
 from ..rules import COLOUR_NAMES, BadPosition, IllegalMove, UnreadableMove
-from ..search import Progress, Thought, Watch, think
 from ..splitmix64 import MASK64
-from . import analysis_lines, gtp, record_commands, search_commands
+from . import gtp, record_commands, search_commands
 from .arguments import CommandError, arity, colour, whole_number
 from .commands import Handler, join_tables
-from .options import Options
+from .diagnostics import diagnostic, logger
 from .serving import Control, Quit, Session
 
 if TYPE_CHECKING:
+    from ..clock import Clock
+    from ..ponder import Ponder
     from ..records import GameRecord
-
-log = logging.getLogger("engine")
+    from ..rules import GameBase
+    from ..search import Progress, Thought, Watch
+    from .options import Options
 
 __all__ = ["COMMANDS", "CommandError", "Quit", "Server", "main_loop"]
-
-
-def diagnostic(line: str) -> None:
-    """One line for stderr, or nothing: a closed or failing stderr (2>&-, /dev/full) drops it,
-    never sends it to stdout (replies only) and never fails the command that reports."""
-    stream = sys.stderr
-    if stream is None:
-        return
-    try:
-        stream.write(line + "\n")
-        stream.flush()
-    except (OSError, ValueError):
-        pass
 
 
 def ascii_only(text: str) -> None:
@@ -57,21 +42,54 @@ def move_error(e: IllegalMove) -> str:
     return str(e) if isinstance(e, UnreadableMove) else f"illegal move: {e}"
 
 
+def think(*args: Any, **kwargs: Any) -> Thought:
+    """engine.search's think, imported with the game (Server.load), before any clock starts."""
+    from ..search import think as search_think
+    return search_think(*args, **kwargs)
+
+
 class Server:
+    # Made on first use, or while the session waits for input (load): a command that needs
+    # none of them (quit, name, list_commands) is answered without importing the games, the
+    # search or the core's bindings.
+    options: Options
+    clock: Clock
+    game: GameBase
+    ponder: Ponder
+    setup: tuple[str, Optional[int]]  # what clear_board starts afresh: game, opening seed
+    LOADED = ("options", "clock", "game", "ponder", "setup")
+
     def __init__(self, seed: int = 0) -> None:
-        self.options = Options(seed=seed)
-        self.clock = Clock()
-        self.setup: tuple[str, Optional[int]] = (DEFAULT_GAME, None)  # game, opening seed
-        self.game = GAMES[DEFAULT_GAME].start()
+        self.seed = seed
         # a loaded record's names and resignation, and its moves played, for printrecord
         self.record_header: Optional["GameRecord"] = None
         self.record_length = 0
         self.control = Control()  # a Session replaces it while serving
-        self.ponder = Ponder()
+        self.loaded = False
 
-    def prepare(self) -> None:
-        """First-call set-up of the core (its tables, the hash table), so that the first
-        search does not pay for it on its clock; the session runs it at start-up."""
+    def __getattr__(self, name: str) -> Any:
+        if name not in Server.LOADED or self.loaded:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self.load()
+        return self.__dict__[name]
+
+    def load(self) -> None:
+        """Import what a game and its search need and set up the core (its tables, the hash
+        table): at the first command that needs the game, or earlier while the session waits
+        for input; never on a search's clock."""
+        if self.loaded:
+            return
+        from .. import core
+        from ..clock import Clock
+        from ..ponder import Ponder
+        from ..registry import DEFAULT_GAME, GAMES
+        from .options import Options
+        log = logger()  # configured before the search and the pondering, which log, are used
+        self.options = Options(seed=self.seed)
+        self.clock = Clock()
+        self.ponder = Ponder()
+        self.game, self.setup = GAMES[DEFAULT_GAME].start(), (DEFAULT_GAME, None)
+        self.loaded = True
         if core.AVAILABLE:
             try:
                 core.prepare(self.options.hash)
@@ -80,10 +98,12 @@ class Server:
 
     def close(self) -> None:
         """The session ends: no search may outlive it."""
-        self.ponder.cancel()
+        if self.loaded:
+            self.ponder.cancel()
 
     # --- helpers ---------------------------------------------------------
     def new_game(self, name: str, opening_seed: Optional[int]) -> None:
+        from ..registry import GAMES
         self.set_game(GAMES[name].start(opening_seed), (name, opening_seed))
 
     def set_game(self, game, setup: tuple[str, Optional[int]], record_header: Optional["GameRecord"] = None,
@@ -91,6 +111,8 @@ class Server:
         """Replace the game; `setup` is what clear_board starts afresh; `record_header` the
         record it was loaded from (None: not loaded).  The hash table is cleared (a new game's
         search repeats exactly) unless keephash is on."""
+        from .. import core
+        self.load()
         self.game, self.setup = game, setup
         self.options.for_game(game.name)  # the level stays; its Elo is this game's
         self.record_header, self.record_length = record_header, record_length
@@ -117,6 +139,7 @@ class Server:
         return game.move_text(move)
 
     def report(self, progress: Progress) -> None:
+        from . import analysis_lines
         if self.options.info == "on":
             diagnostic(analysis_lines.progress_line(progress))
 
@@ -127,12 +150,14 @@ class Server:
         after a hit (search.think's pipeline)."""
         if self.game.over:
             raise CommandError("the game is over")
+        from ..search import Watch
         plays = watch is None and limit_ms is None
         return think(self.game, self.options, self.clock, limit_ms, on_progress or self.report,
                      watch or Watch(stop=self.control.stop, play=True), book_on=plays,
                      ponder=self.ponder if plays else None, on_book=self.report_book)
 
     def report_book(self, move_text: str, entry) -> None:
+        from . import analysis_lines
         if self.options.info == "on":
             diagnostic(analysis_lines.book_line(move_text, entry.games, entry.score))
 
@@ -142,13 +167,16 @@ class Server:
         handler = COMMANDS.get(cmd.name)
         if handler is None:
             return False, f"unknown command: {cmd.name}"
-        self.ponder.before(cmd.name)
+        loaded = self.loaded  # if not, nothing is pondered
+        if loaded:
+            self.ponder.before(cmd.name)
         try:
             return True, handler(self, cmd.args)
         except CommandError as e:
             return False, str(e)
         finally:
-            self.ponder.after(cmd.name, self.game)
+            if loaded or self.loaded:
+                self.ponder.after(cmd.name, self.game)
 
     def serve(self, stdin, stdout: TextIO, handle_signals: bool = False) -> None:
         """Serve commands until quit or end of input (engine/protocol/serving.py)."""
@@ -168,6 +196,7 @@ def cmd_name(server: Server, args: list[str]) -> str:
 
 
 def cmd_version(server: Server, args: list[str]) -> str:
+    from .. import core
     arity(args, 0, usage="version")
     if core.AVAILABLE:
         return f"{__version__} core=compiled"
@@ -198,11 +227,13 @@ def cmd_quit(server: Server, args: list[str]) -> str:
 # --- game setup ------------------------------------------------------------------
 
 def newgame_usage() -> str:
+    from ..registry import GAMES
     return " | ".join(f"newgame {name}" + (" [fixed | random <seed>]" if cls.has_openings else "")
                       for name, cls in GAMES.items())
 
 
 def cmd_newgame(server: Server, args: list[str]) -> str:
+    from ..registry import GAMES
     usage = newgame_usage()
     if not args:
         raise CommandError(f"which game? usage: {usage}")
@@ -230,6 +261,7 @@ def cmd_clear_board(server: Server, args: list[str]) -> str:
 
 
 def cmd_setposition(server: Server, args: list[str]) -> str:
+    from ..registry import GAMES
     if not args:
         raise CommandError("usage: setposition <position string as printed by position>")
     cls = GAMES.get(args[0].lower())
@@ -401,7 +433,7 @@ ANALYZE_COMMANDS = (
     ("string", "Perft 3", "perft 3"),
     ("none", "Undo", "undo"),
     ("none", "Clear board", "clear_board"),
-) + tuple(("none", f"New {cls.title} game", f"newgame {name}") for name, cls in GAMES.items())
+)
 
 
 def cmd_gogui_interrupt(server: Server, args: list[str]) -> str:
@@ -411,8 +443,11 @@ def cmd_gogui_interrupt(server: Server, args: list[str]) -> str:
 
 
 def cmd_gogui_analyze_commands(server: Server, args: list[str]) -> str:
+    from ..registry import GAMES
     arity(args, 0, usage="gogui-analyze_commands")
-    return "\n".join(f"{kind}/{label}/{text}" for kind, label, text in ANALYZE_COMMANDS
+    new_games = tuple(("none", f"New {cls.title} game", f"newgame {name}")  # the games load here
+                      for name, cls in GAMES.items())
+    return "\n".join(f"{kind}/{label}/{text}" for kind, label, text in ANALYZE_COMMANDS + new_games
                      if text.split()[0] in COMMANDS)
 
 

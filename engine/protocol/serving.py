@@ -31,7 +31,6 @@ session gets the plain Control: nothing more can arrive, so nothing waits for in
 """
 from __future__ import annotations
 
-import logging
 import os
 import select
 import signal
@@ -41,8 +40,7 @@ from typing import Callable, Iterator, Optional, TextIO
 
 from ..stop_flag import StopFlag
 from . import gtp
-
-log = logging.getLogger("engine")
+from .diagnostics import logger
 
 QUEUE_LIMIT = 16384  # commands read ahead of a search at most; a pipelining client then waits
 END = "end of input"  # what reading yields at the end of input (or when the session closes)
@@ -105,6 +103,14 @@ class LineReader:
                 self.poller.register(wake_fd, select.POLLIN)
             if out_fd is not None:
                 self.poller.register(out_fd, 0)  # poll reports its errors and hang-ups anyway
+
+    def ready(self) -> bool:
+        """A line, or the end of the input, can be read without waiting."""
+        if self.eof or self.buf.find(b"\n", self.pos) >= 0:
+            return True
+        poller = select.poll()
+        poller.register(self.fd, select.POLLIN)
+        return bool(poller.poll(0))
 
     def readline(self, limit: int = -1) -> bytes:
         while True:
@@ -197,6 +203,9 @@ class Session(Control):
         self.dead = False           # the output is gone
         self.cid: Optional[str] = None
         self.streaming = False
+        # the server's set-up for games (Server.load), run once when the loop waits for input
+        self.reader: Optional[LineReader] = None
+        self.get_ready: Optional[Callable[[], None]] = None
 
     # --- what handlers call -------------------------------------------------------------
     def stop_on_input(self) -> None:
@@ -229,13 +238,11 @@ class Session(Control):
                 self.out_fd = _output_fd(self.stdout, fd)
                 if self.handle_signals:
                     self.wake_fd, self.wake_write = os.pipe()
-                stream = LineReader(fd, self.wake_fd, self.out_fd)
+                stream = self.reader = LineReader(fd, self.wake_fd, self.out_fd)
+                self.get_ready = getattr(self.server, "load", None)
             except (OSError, ValueError):
                 pass
         self.events = gtp.read_events(stream)
-        prepare = getattr(self.server, "prepare", None)
-        if prepare is not None:  # the C calls release the GIL: this costs start-up nothing
-            threading.Thread(target=prepare, name="prepare", daemon=True).start()
         try:
             self._execute()
         finally:
@@ -256,7 +263,7 @@ class Session(Control):
         except Closing:
             event = END
         except (OSError, ValueError) as e:  # stdin closed under us: as end of input
-            log.debug("input ended: %s", e)
+            logger().debug("input ended: %s", e)
             event = END
         if event is END:
             self.eof = True
@@ -273,12 +280,26 @@ class Session(Control):
                 item = self._take_queued()
                 if item is not False:
                     return item
+            if self.get_ready is not None and self.reader is not None and not self.reader.ready():
+                self._get_ready()
             event = self._read()  # the input is ours: nothing is running to interrupt
             if event is END:
                 return None
             if isinstance(event, gtp.Command):
                 self.last_command = self.lines_read
                 return self.lines_read, event
+
+    def _get_ready(self) -> None:
+        """Nothing to answer yet: the server gets ready for the games now (once), so that the
+        command that first needs one finds them loaded; a command that needs none (`quit`
+        read at once) is answered without."""
+        get_ready, self.get_ready = self.get_ready, None
+        if get_ready is None:
+            return
+        try:
+            get_ready()
+        except Exception as e:  # noqa: BLE001 - the command that needs it then says what failed
+            logger().debug("getting ready failed: %s", e)
 
     def _take_queued(self):
         """What the watcher read first: (line number, command), None at the end, or False
@@ -407,7 +428,7 @@ class Session(Control):
             self._write(gtp.format_reply(cmd.id, True, ""))
             return False
         except Exception as e:  # a bug must not kill a long-running engine
-            log.exception("internal error in %r", cmd.name)
+            logger().exception("internal error in %r", cmd.name)
             ok, text = False, f"internal error: {type(e).__name__}"
         finally:
             with self.sigint_lock:
