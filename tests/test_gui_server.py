@@ -369,14 +369,18 @@ def test_a_review_runs_beside_the_game_and_shows_its_positions(client, app):
         assert [m["mark"] for m in report["moves"]] == [m.mark for m in expected.moves]
         assert report["moves"][21]["mark"] == "blunder" and report["limits"] == {"depth": 2}
         assert len(report["white_scores"]) == 24
-        ws.send_json({"type": "review_show", "ply": 5})
-        shown = receive_until(ws, "review_board")
-        assert shown["position"] == report["moves"][5]["position"]
-        assert shown["board"] != game["board"]
-        ws.send_json({"type": "review_show", "ply": 24})
-        assert "no reviewed position" in receive_until(ws, "error")["message"]
-        ws.send_json({"type": "record"})  # the game itself is still there, at its end
+        ws.send_json({"type": "view", "ply": 5})  # a move of the review: the game at it
+        shown = receive_until(ws, "state")
+        assert shown["position"] == report["moves"][5]["position"] and shown["view"] == 5
+        assert shown["board"] != game["board"] and len(shown["history"]) == 23
+        ws.send_json({"type": "view", "ply": 24})
+        assert "there is no position after 24" in receive_until(ws, "error")["message"]
+        ws.send_json({"type": "record"})  # the whole game, whatever position is shown
         assert receive_until(ws, "record")["text"].count(";") == 24
+        ws.send_json({"type": "undo"})
+        assert "End goes back to the game" in receive_until(ws, "error")["message"]
+        ws.send_json({"type": "view", "ply": 23})
+        receive_until(ws, "state", lambda m: m["view"] is None)
         ws.send_json({"type": "undo"})
         assert len(receive_until(ws, "state")["history"]) == 22
 
@@ -467,7 +471,11 @@ def test_the_level_is_the_engines_option_when_it_has_one(client, app):
         low, high = session.level_range
         assert session.level == (low + high) // 2
         ws.send_json({"type": "level", "level": low})
-        assert receive_until(ws, "state")["level"] == {"value": low, "low": low, "high": high}
+        level = receive_until(ws, "state")["level"]
+        assert {key: level[key] for key in ("value", "low", "high")} == \
+            {"value": low, "low": low, "high": high}
+        # what the level limits, said beside the engine's time (docs/levels.md)
+        assert level["limit"].startswith(f"level {low} limits each move to a search ")
         assert receive_until(ws, "notice")["message"] == \
             f"Engine level {low} from its next move ({low} weakest, {high} full strength)"
         for wrong in (high + 1, 99, 0):  # the engine's range, never the request schema's bound
