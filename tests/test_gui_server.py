@@ -574,3 +574,40 @@ def test_the_state_says_how_its_game_is_drawn_as_the_registry_has_it(client):
                                                 "kind": "Tzarra", "symbol": "dot"}
         assert "Tott: plain" in state["look"]["notes"]
     assert game_look("no-such-game") is None
+
+
+def test_a_flood_of_requests_is_refused_beyond_the_bound_and_the_session_goes_on(client, app):
+    import gc
+    import tracemalloc
+
+    from engine.gui.messages import MAX_PENDING_REQUESTS
+    tracemalloc.start()
+    try:
+        with connect(client):
+            pass  # a session opened and closed: the server's idle level
+        gc.collect()
+        idle = tracemalloc.get_traced_memory()[0]
+        with connect(client, time_ms=3000) as ws:
+            ws.send_json({"type": "hint"})  # a search of 3 s: the requests after it wait
+            for _ in range(3000):
+                ws.send_json({"type": "record"})
+            seen: collections.Counter = collections.Counter()
+            while True:  # the flood's answers, until the session has served what it kept
+                try:
+                    message = ws.inbox.get(timeout=WAIT_S if not seen["hint"] else 3)
+                except queue.Empty:
+                    break
+                seen[message["type"]] += 1
+                if message["type"] == "error":
+                    assert message["message"] == f"too many requests: at most " \
+                        f"{MAX_PENDING_REQUESTS} wait at a time; later ones are dropped"
+            assert seen["error"] >= 1 and seen["hint"] == 1
+            assert seen["record"] <= MAX_PENDING_REQUESTS  # the rest were dropped, not kept
+            ws.send_json({"type": "play", "move": "D3"})  # the session goes on as before
+            assert receive_until(ws, "state", lambda m: m["history"])["history"] == [["white", "D3"]]
+        assert not app.state.sessions
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+        assert after - idle < 1 << 20, (idle, after)  # back to the idle level, within 1 MiB
+    finally:
+        tracemalloc.stop()

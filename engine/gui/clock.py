@@ -52,8 +52,9 @@ class GameClock:
 
 
 def restart_clock(session: "Session") -> None:
-    """Both sides' full time again (a new game, a new time setting)."""
+    """Both sides' full time again (a new game, a new time setting): a fallen flag is lifted."""
     stop_timer(session)
+    session.flagged = None
     session.clock.reset(session.time["ms"])
 
 

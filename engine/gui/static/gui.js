@@ -174,6 +174,7 @@ const handlers = {
     document.body.dataset.states = String((parseInt(document.body.dataset.states, 10) || 0) + 1);
     if (ui.state && ui.state.game_id !== m.game_id) gameChanged(m);
     ui.state = m;
+    navSettled(m);
     syncClocks(m.clock);
     editorStateArrived(m);
     showThinking(null);  // a state comes only when the engine is not thinking
@@ -209,7 +210,7 @@ const handlers = {
     say("Record downloaded: " + m.filename);
   },
   notice(m) { say(m.message); },
-  error(m) { say(m.message, true); },
+  error(m) { say(m.message, true); navSettled(null); },
   fatal(m) { say(m.message, true); },
 };
 

@@ -47,7 +47,7 @@ function shownBoard() {
 function refusal(name) {
   const st = ui.state;
   if (!st) return "Wait for the board";
-  if (st.status.over === "yes" || st.resigned) return "The game is over: start a new game or undo";
+  if (st.status.over === "yes" || st.resigned || st.flagged) return "The game is over: start a new game or undo";
   if (ui.thinking || st.players[st.status.to_act] !== "human") return "Wait: it is the engine's turn" +
     (st.paused ? " (press Engine move)" : "");
   const next = nextActions();

@@ -13,17 +13,26 @@ function viewing(st) {
   return Boolean(st) && st.view !== null && st.view !== undefined;
 }
 
+// The ply asked for and not shown yet: keys pressed quickly step on from it.
+let navTarget = null;
+
 function goTo(ply) {
   const st = ui.state;
   if (!st) return;
   const target = Math.max(0, Math.min(st.history.length, ply));
-  if (target === shownPly(st)) return;
+  if (target === (navTarget ?? shownPly(st))) return;
+  navTarget = target;
   cancelTurn();
   send({ type: "view", ply: target });
 }
 
 function step(delta) {
-  if (ui.state) goTo(shownPly(ui.state) + delta);
+  if (ui.state) goTo((navTarget ?? shownPly(ui.state)) + delta);
+}
+
+// A state arrived (or a request was refused): the ply asked for is reached, or given up.
+function navSettled(st) {
+  if (!st || navTarget === shownPly(st)) navTarget = null;
 }
 
 function renderNav(st) {

@@ -147,7 +147,7 @@ const reviewHandlers = {
     const count = (side) => Object.entries(m.report.summary[side]).map(([k, v]) => `${v} ${plural(k, v)}`).join(", ");
     const limited = m.report.moves.filter((move) => move.depth_limited).length;
     $("review-state").textContent = `${m.report.moves.length} moves at ${limit} · White: ${count("white")} · ` +
-      `Black: ${count("black")}` + (limited ? ` · depth-limited: ${limited} (the move played scored ` +
+      `Black: ${count("black")}` + (limited ? ` · * depth-limited: ${limited} (the move played scored ` +
       "higher than the engine's choice at this depth; a deeper review tells them apart)" : "");
     $("review-graph").removeAttribute("hidden");  // an SVG element: no .hidden property
     $("review-table").hidden = false;

@@ -7,6 +7,7 @@
   const WIDTH = 400, HEIGHT = 110, PAD = 8;
   const PROVEN = 999000;
   const SCALE = 300;  // a score of ±300 is drawn halfway to the edge (DVONN: 3 points of height)
+  const LIMITED = " (depth-limited)";  // engine/review/report.py
 
   function el(name, attrs, parent) {
     const e = document.createElementNS(SVG, name);
@@ -68,7 +69,20 @@
       [`${number}. ${move.side} ${moveText}`, ...rest].forEach((text, i) => {
         const td = document.createElement("td");
         td.className = ["move", "score", "best", "score", "loss", "mark"][i];
-        td.textContent = text;
+        // "(depth-limited)" as a mark with its words on hover, so that the column stays narrow
+        const limited = i === 2 && move.depth_limited && text.endsWith(LIMITED);
+        td.textContent = limited ? text.slice(0, -LIMITED.length) : text;
+        if (i === 5 && move.mark) {  // the mark's symbol, its word on hover: a narrow column
+          td.textContent = text.split(" ").pop();
+          td.title = move.mark;
+        }
+        if (limited) {
+          const note = document.createElement("abbr");
+          note.className = "limited";
+          note.title = report.columns[4].meaning;
+          note.textContent = "*";
+          td.appendChild(note);
+        }
         row.appendChild(td);
       });
       row.addEventListener("click", () => onPick(move.number));
