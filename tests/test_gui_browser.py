@@ -1,12 +1,11 @@
 """The GUI end to end in a real headless browser (Debian's chromium + chromium-driver, Selenium):
 `python3 -m engine.gui` serves, the page plays both games by clicks against the engine.
 
-Each test saves a screenshot; with GIPF_SCREENSHOTS=<folder> set they are also copied there
-(`GIPF_SCREENSHOTS=docs python3 -m pytest tests/test_gui_browser.py` renews README's pictures).
+Each test saves a screenshot of what it checked (in its tmp_path); the pictures of docs/gui.md
+are taken by gipf-screenshots (engine/tools/screenshots.py).
 """
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -122,9 +121,6 @@ def screenshot(driver, tmp_path, name: str) -> None:
     path = tmp_path / name
     driver.save_screenshot(str(path))
     assert path.stat().st_size > 10_000
-    target = os.environ.get("GIPF_SCREENSHOTS")
-    if target:
-        shutil.copy(path, REPO / target / name)
 
 
 def set_analysis(driver, on: bool) -> None:
