@@ -284,7 +284,7 @@ def run(args: Any) -> int:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    return cli.guarded(_main, argv, "screenshots")
+    return cli.guarded(_main, argv, "gipf-screenshots")
 
 
 def _main(argv: Optional[Sequence[str]]) -> int:
