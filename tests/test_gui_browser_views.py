@@ -356,6 +356,15 @@ def test_the_page_fits_from_360_to_1600_px_and_its_review_table_reads(server_url
     amount.send_keys("1")
     d.find_element(By.ID, "review-start").click()
     wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#review-moves .review-move")) == 23, "the review")
+    # decided positions in words, and a choice the shallow search rates below the move played
+    # carries its mark: the page never shows it as the better move without saying why
+    rows = d.execute_script("return [...document.querySelectorAll('#review-table tbody tr')]"
+                            ".map(r => [...r.cells].map(c => c.textContent))")
+    report = d.execute_script("return ui.report.moves")
+    assert not [row for row in rows if "3000.00" in " ".join(row)], rows
+    assert any(move["depth_limited"] for move in report)
+    for row, move in zip(rows, report):
+        assert row[2].endswith("*") == move["depth_limited"], (row, move)
     try:
         for width in (360, 1024, 1400, 1600):
             d.set_window_size(width, 900)
