@@ -18,7 +18,7 @@ from conftest import REPO
 from doc_replay import COMPARED, matches
 
 DOC = REPO / "docs" / "tools.md"
-NOT_HERE = ("gipf-littlegolem", "gipf-gui")
+NOT_HERE = ("gipf-littlegolem", "gipf-gui", "gipf-screenshots")  # a site, a server, a browser
 # The commands that fail on purpose, with the status they exit with.
 FAILING = {"gipf-bridge --movetime 200 game2552914.txt": 1}
 

@@ -1,12 +1,11 @@
 """The GUI end to end in a real headless browser (Debian's chromium + chromium-driver, Selenium):
 `python3 -m engine.gui` serves, the page plays both games by clicks against the engine.
 
-Each test saves a screenshot; with GIPF_SCREENSHOTS=<folder> set they are also copied there
-(`GIPF_SCREENSHOTS=docs python3 -m pytest tests/test_gui_browser.py` renews README's pictures).
+Each test saves a screenshot of what it checked (in its tmp_path); the pictures of docs/gui.md
+are taken by gipf-screenshots (engine/tools/screenshots.py).
 """
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -122,9 +121,6 @@ def screenshot(driver, tmp_path, name: str) -> None:
     path = tmp_path / name
     driver.save_screenshot(str(path))
     assert path.stat().st_size > 10_000
-    target = os.environ.get("GIPF_SCREENSHOTS")
-    if target:
-        shutil.copy(path, REPO / target / name)
 
 
 def set_analysis(driver, on: bool) -> None:
@@ -387,24 +383,36 @@ def test_a_dvonn_review_draws_its_graph_and_shows_a_move(server_url, browser, tm
     wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#review-graph .review-point")) == 64,
          "the evaluation graph, one point per move")
     assert len(d.find_elements(By.CSS_SELECTOR, "#review-moves .review-move")) == 64
-    # reading order: the played move and its score, its mark, then the best move and its score
-    assert texts(d, "#review-table th") == ["move", "score", "mark", "best", "score"]
+    graph = d.find_element(By.ID, "review-graph")
+    assert graph.is_displayed() and graph.get_attribute("hidden") is None  # it was never shown
+    # one meaning per column, as gipf-review prints them (engine/review/report.py)
+    assert texts(d, "#review-table th") == ["move", "played", "best", "best's score", "loss", "mark"]
     rows = d.execute_script("return [...document.querySelectorAll('#review-table tbody tr')]"
                             ".map(r => [...r.cells].map(c => c.textContent))")
-    assert rows[0][0] == "1. w G2" and all(len(row) == 5 for row in rows)
-    score = r"[+-]\d+\.\d\d|(wins|loses) in \d+ \(by \d+\)|(won|lost) \(by \d+\)"
-    assert all(re.fullmatch(score, row[1]) for row in rows if row[2] != "forced"), rows
-    assert all(row[3] == "(the played move)" or re.fullmatch(r"[A-K]\d(-[A-K]\d)?|pass", row[3])
-               for row in rows if row[2] != "forced"), rows
+    assert rows[0][0] == "1. w G2" and all(len(row) == 6 for row in rows)
+    score = r"[+-]\d+\.\d\d|(wins|loses) in \d+ \(by \d+\)|(won|lost) \(by \d+\)|wins|loses"
+    assert all(re.fullmatch(score, row[1]) and re.fullmatch(score, row[3]) for row in rows), rows
+    assert all(re.fullmatch(r"\(played\)|\(forced\)|([A-K]\d(-[A-K]\d)?|pass)\*?",
+                            row[2]) for row in rows), rows
     stacks = lambda d: sum(1 for top in texts(d, "#board .point", "data-top") if top)  # noqa: E731 - a wait condition
     at_end = stacks(d)
     d.find_element(By.CSS_SELECTOR, '#review-moves .review-move[data-ply="10"]').click()
     wait(d, lambda d: stacks(d) == 10, "the board after move 10")
-    assert d.find_element(By.ID, "review-view").is_displayed()
+    assert texts(d, "#moves .move.shown", "data-ply") == ["10"]  # the game's own list says so
     assert texts(d, "#review-graph .review-point.selected", "data-ply") == ["10"]
     screenshot(d, tmp_path, "gui-review.png")
-    d.find_element(By.ID, "review-back").click()
-    assert stacks(d) == at_end and len(moves(d)) == 64
+    box = graph.rect  # a click on the graph: the move under it, here the middle of the game
+    ActionChains(d).move_to_element_with_offset(graph, 0, 0).click().perform()
+    wait(d, lambda d: abs(int(d.find_element(By.ID, "nav-where").get_attribute("data-ply")) - 32)
+         <= 1, f"the move in the middle of the graph ({box})")
+    d.find_element(By.ID, "nav-last").click()
+    wait(d, lambda d: stacks(d) == at_end, "the end of the game")
+    assert len(moves(d)) == 64
+    from test_review import HAND_BUILT_TZAAR  # another game: its review goes
+    load_record(d, tmp_path, HAND_BUILT_TZAAR, "tzaar.sgf")
+    assert not graph.is_displayed() and not d.find_element(By.ID, "review-table").is_displayed()
+    assert d.find_elements(By.CSS_SELECTOR, "#review-moves .review-move") == []
+    assert d.find_element(By.ID, "review-state").text == ""
 
 
 # --- the position the player acts on, passes, the selector -------------------------------------

@@ -116,3 +116,20 @@ def test_a_text_frame_that_is_not_utf8_is_a_protocol_error_and_one_log_line():
         " closed a WebSocket that sent a text frame that is not UTF-8 (close code 1007, invalid "
         "data)\n")
     assert not any("Traceback" in line for line in lines), lines
+
+
+def test_gipf_screenshots_takes_a_picture_and_says_a_bad_folder_in_one_line(tmp_path):
+    import shutil
+    if not (shutil.which("chromium") and shutil.which("chromedriver")):
+        pytest.skip("no chromium/chromedriver: apt-get install chromium chromium-driver")
+    pytest.importorskip("selenium", reason="selenium is not installed (the test extra)")
+    command = [sys.executable, str(REPO / "scripts" / "screenshots")]
+    done = subprocess.run([*command, "--out", str(tmp_path), "--only", "gui-start.png"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"{tmp_path / 'gui-start.png'}\n"
+    assert (tmp_path / "gui-start.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    done = subprocess.run([*command, "--out", str(tmp_path / "none")], capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == f"gipf-screenshots: {tmp_path / 'none'} is not a folder\n"

@@ -20,7 +20,10 @@ from engine.gui.messages import MAX_RECORD_BYTES, BadRequest, parse_request
     ({"type": "undo", "extra": "ignored"}, {}),
     ({"type": "review", "depth": 4}, {"depth": 4}),
     ({"type": "review", "movetime": 200}, {"movetime": 200}),
-    ({"type": "review_show", "ply": 0}, {"ply": 0}),
+    ({"type": "view", "ply": 0}, {"ply": 0}),
+    ({"type": "cut"}, {}), ({"type": "hint"}, {}),
+    ({"type": "newgame", "game": "tzaar", "opening": "random"},  # the session draws a seed
+     {"game": "tzaar", "opening": "random", "seed": None}),
     ({"type": "level", "level": 10}, {"level": 10}),
     ({"type": "level", "level": 0}, {"level": 0}),  # the session names the engine's range
     ({"type": "preview", "actions": ["A5xA4"]}, {"actions": ["A5xA4"]}),
@@ -33,7 +36,7 @@ def test_good_requests(request_, expected):
 @pytest.mark.parametrize("request_", [
     {"type": "play", "move": "D3\nquit"}, {"type": "play", "move": "D3 # comment"},
     {"type": "play", "move": "x" * 65}, {"type": "play", "move": 3},
-    {"type": "newgame", "game": "DVONN"}, {"type": "newgame", "game": "tzaar", "opening": "random"},
+    {"type": "newgame", "game": "DVONN"}, {"type": "newgame", "game": "tzaar", "opening": "random", "seed": "1"},
     {"type": "newgame", "game": "tzaar", "opening": "random", "seed": -1},
     {"type": "newgame", "game": "tzaar", "opening": "random", "seed": True},
     {"type": "players", "w": "robot", "b": "human"}, {"type": "time", "mode": "move", "ms": 9},
@@ -49,8 +52,8 @@ def test_good_requests(request_, expected):
     {"type": "analysis", "on": "yes"}, {"type": "analysis", "on": True, "multipv": 11},
     {"type": "review"}, {"type": "review", "depth": 4, "movetime": 200},
     {"type": "review", "depth": 9}, {"type": "review", "movetime": 5001},
-    {"type": "review", "depth": "4"}, {"type": "review_show", "ply": -1},
-    {"type": "review_show", "ply": True},
+    {"type": "review", "depth": "4"}, {"type": "view", "ply": -1},
+    {"type": "view", "ply": True}, {"type": "review_show", "ply": 1},
     {"type": "quit"}, {"type": "option"}, {"no type": 1}, [1, 2],
 ])
 def test_bad_requests_are_refused(request_):

@@ -369,14 +369,18 @@ def test_a_review_runs_beside_the_game_and_shows_its_positions(client, app):
         assert [m["mark"] for m in report["moves"]] == [m.mark for m in expected.moves]
         assert report["moves"][21]["mark"] == "blunder" and report["limits"] == {"depth": 2}
         assert len(report["white_scores"]) == 24
-        ws.send_json({"type": "review_show", "ply": 5})
-        shown = receive_until(ws, "review_board")
-        assert shown["position"] == report["moves"][5]["position"]
-        assert shown["board"] != game["board"]
-        ws.send_json({"type": "review_show", "ply": 24})
-        assert "no reviewed position" in receive_until(ws, "error")["message"]
-        ws.send_json({"type": "record"})  # the game itself is still there, at its end
+        ws.send_json({"type": "view", "ply": 5})  # a move of the review: the game at it
+        shown = receive_until(ws, "state")
+        assert shown["position"] == report["moves"][5]["position"] and shown["view"] == 5
+        assert shown["board"] != game["board"] and len(shown["history"]) == 23
+        ws.send_json({"type": "view", "ply": 24})
+        assert "there is no position after 24" in receive_until(ws, "error")["message"]
+        ws.send_json({"type": "record"})  # the whole game, whatever position is shown
         assert receive_until(ws, "record")["text"].count(";") == 24
+        ws.send_json({"type": "undo"})
+        assert "End goes back to the game" in receive_until(ws, "error")["message"]
+        ws.send_json({"type": "view", "ply": 23})
+        receive_until(ws, "state", lambda m: m["view"] is None)
         ws.send_json({"type": "undo"})
         assert len(receive_until(ws, "state")["history"]) == 22
 
@@ -467,7 +471,11 @@ def test_the_level_is_the_engines_option_when_it_has_one(client, app):
         low, high = session.level_range
         assert session.level == (low + high) // 2
         ws.send_json({"type": "level", "level": low})
-        assert receive_until(ws, "state")["level"] == {"value": low, "low": low, "high": high}
+        level = receive_until(ws, "state")["level"]
+        assert {key: level[key] for key in ("value", "low", "high")} == \
+            {"value": low, "low": low, "high": high}
+        # what the level limits, said beside the engine's time (docs/levels.md)
+        assert level["limit"].startswith(f"level {low} limits each move to a search ")
         assert receive_until(ws, "notice")["message"] == \
             f"Engine level {low} from its next move ({low} weakest, {high} full strength)"
         for wrong in (high + 1, 99, 0):  # the engine's range, never the request schema's bound
@@ -566,3 +574,40 @@ def test_the_state_says_how_its_game_is_drawn_as_the_registry_has_it(client):
                                                 "kind": "Tzarra", "symbol": "dot"}
         assert "Tott: plain" in state["look"]["notes"]
     assert game_look("no-such-game") is None
+
+
+def test_a_flood_of_requests_is_refused_beyond_the_bound_and_the_session_goes_on(client, app):
+    import gc
+    import tracemalloc
+
+    from engine.gui.messages import MAX_PENDING_REQUESTS
+    tracemalloc.start()
+    try:
+        with connect(client):
+            pass  # a session opened and closed: the server's idle level
+        gc.collect()
+        idle = tracemalloc.get_traced_memory()[0]
+        with connect(client, time_ms=3000) as ws:
+            ws.send_json({"type": "hint"})  # a search of 3 s: the requests after it wait
+            for _ in range(3000):
+                ws.send_json({"type": "record"})
+            seen: collections.Counter = collections.Counter()
+            while True:  # the flood's answers, until the session has served what it kept
+                try:
+                    message = ws.inbox.get(timeout=WAIT_S if not seen["hint"] else 3)
+                except queue.Empty:
+                    break
+                seen[message["type"]] += 1
+                if message["type"] == "error":
+                    assert message["message"] == f"too many requests: at most " \
+                        f"{MAX_PENDING_REQUESTS} wait at a time; later ones are dropped"
+            assert seen["error"] >= 1 and seen["hint"] == 1
+            assert seen["record"] <= MAX_PENDING_REQUESTS  # the rest were dropped, not kept
+            ws.send_json({"type": "play", "move": "D3"})  # the session goes on as before
+            assert receive_until(ws, "state", lambda m: m["history"])["history"] == [["white", "D3"]]
+        assert not app.state.sessions
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+        assert after - idle < 1 << 20, (idle, after)  # back to the idle level, within 1 MiB
+    finally:
+        tracemalloc.stop()

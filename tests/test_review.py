@@ -175,3 +175,33 @@ def test_ctrl_c_stops_quietly():
     proc.stdout.close()
     proc.stderr.close()
     assert (proc.wait(timeout=60), out, err) == (130, "", "")
+
+
+def test_decided_positions_in_words_and_one_meaning_per_column(hand_built_review):
+    from engine.review.report import COLUMNS, text_report
+    tzaar = judge_for("tzaar")
+    # TZAAR's search scores a position won within the action 300,000 (not a proof): words
+    assert (tzaar.score_text(300_000), tzaar.score_text(-300_000)) == ("wins", "loses")
+    assert tzaar.score_text(1_000_256) == "won" and tzaar.score_text(190) == "+1.90 (58 %)"
+    review = dataclasses.replace(hand_built_review)
+    text = text_report(review)
+    assert "-3000.00" not in text and "+3000.00" not in text
+    names = [name for name, _ in COLUMNS]
+    assert names == ["#", "side", "move", "played", "best", "best's score", "loss", "mark"]
+    header = text.splitlines()[3]
+    assert [header.index(name) for name in names] == sorted(header.index(name) for name in names)
+    report = json.loads(json_report(review))
+    assert [column["name"] for column in report["columns"]] == names  # the page's too
+    for move, reviewed in zip(report["moves"], review.moves):
+        number, side, played_move, played, best, best_score, loss, mark = move["cells"]
+        # each column one meaning, whatever the move: the played move's score, the engine's
+        # choice, the score after the engine's choice
+        assert played == move["played"]["text"] and best_score == move["eval"]["text"]
+        assert best == ("(forced)" if move["forced"] else "(played)" if move["is_best"] else
+                        move["best"] + (" (depth-limited)" if move["depth_limited"] else ""))
+        judge = review.judge
+        assert move["depth_limited"] == (not (move["forced"] or move["is_best"]) and
+                                         judge.value(reviewed.after) > judge.value(reviewed.before))
+        if not move["depth_limited"] and not move["is_best"]:  # never shown better than played
+            assert judge.value(reviewed.before) >= judge.value(reviewed.after)
+        assert f"{number:>2}  {side}  {played_move}" in text

@@ -28,7 +28,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from ..client import default_engine_argv
-from .messages import BadRequest, parse_request
+from .messages import MAX_PENDING_REQUESTS, BadRequest, parse_request
 from .session import Session
 
 log = logging.getLogger("engine.gui")
@@ -152,6 +152,7 @@ async def _forward(outbox: asyncio.Queue, websocket: WebSocket) -> None:
 
 
 async def _receive(websocket: WebSocket, session: Session, runner: asyncio.Task) -> None:
+    dropped = 0  # requests refused in a row because the queue was full
     while not runner.done():
         receiving = asyncio.ensure_future(websocket.receive())
         done, _ = await asyncio.wait({receiving, runner}, return_when=asyncio.FIRST_COMPLETED)
@@ -175,6 +176,14 @@ async def _receive(websocket: WebSocket, session: Session, runner: asyncio.Task)
             session.interrupt()  # now, not after the search it is meant to stop
         elif request["type"] == "review_cancel":
             session.review.cancel()  # likewise: the request queue may wait behind a search
+        elif session.requests.qsize() >= MAX_PENDING_REQUESTS:
+            # refused, not kept: a flood costs neither memory nor a backlog, and the session
+            # goes on with the requests it has; said once per flood, not once per request
+            dropped += 1
+            if dropped == 1:
+                session.send({"type": "error", "message": "too many requests: at most "
+                              f"{MAX_PENDING_REQUESTS} wait at a time; later ones are dropped"})
         else:
+            dropped = 0
             await session.requests.put(request)
 

@@ -28,6 +28,7 @@ MAX_PLY = 10_000
 MAX_LEVEL = 10_000                 # a bound on the number only: the session checks the
                                    # engine's own range (its `option` list) and names it
 MAX_TURN_ACTIONS = 4
+MAX_PENDING_REQUESTS = 64          # a session's queue: beyond it a request is refused, not kept
 
 GAME_NAME = re.compile(r"[a-z]{1,16}")
 MOVE_TEXT = re.compile(r"[A-Za-z0-9+:x -]{1,%d}" % MAX_MOVE_CHARS)
@@ -95,9 +96,10 @@ def _newgame(data: dict) -> dict:
     """`newgame <game> [fixed | random <seed>]`: the engine says which games take an opening."""
     game = _text(data.get("game"), GAME_NAME, "game name")
     opening = data.get("opening")
-    if opening == "random":
+    if opening == "random":  # without a seed the session draws a new one
+        seed = data.get("seed")
         return {"game": game, "opening": "random",
-                "seed": _int(data.get("seed"), 0, MAX_SEED, "seed")}
+                "seed": None if seed is None else _int(seed, 0, MAX_SEED, "seed")}
     return {"game": game, "opening": _choice(opening, (None, "fixed"), "opening")}
 
 
@@ -170,7 +172,8 @@ def _attention(data: dict) -> dict:
     return {"present": present}
 
 
-def _review_show(data: dict) -> dict:
+def _view(data: dict) -> dict:
+    """The position after `ply` moves of the game, shown and analysed; the game is kept."""
     return {"ply": _int(data.get("ply"), 0, MAX_PLY, "ply")}
 
 
@@ -182,6 +185,6 @@ CHECKERS = {
     "newgame": _newgame, "play": _play, "undo": _nothing, "go": _nothing, "stop": _nothing,
     "players": _players, "time": _time, "setposition": _setposition, "loadrecord": _loadrecord,
     "record": _nothing, "analysis": _analysis, "level": _level, "attention": _attention,
-    "review": _review, "review_cancel": _nothing, "review_show": _review_show,
-    "preview": _preview,
+    "review": _review, "review_cancel": _nothing, "view": _view, "cut": _nothing,
+    "hint": _nothing, "preview": _preview,
 }

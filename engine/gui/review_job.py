@@ -32,15 +32,17 @@ class ReviewJob:
         self.task: Optional[asyncio.Task] = None
         self.proc: Optional[asyncio.subprocess.Process] = None
         self.cancelled = False
-        self.positions: list[str] = []     # of the last finished review: before move k, then the end
+        self.game_id = 0
 
     @property
     def running(self) -> bool:
         return self.task is not None and not self.task.done()
 
-    def start(self, record_text: str, limits: dict) -> None:
-        """Review the record (printrecord's text); limits: {"depth": N} or {"movetime": ms}."""
+    def start(self, record_text: str, limits: dict, game_id: int) -> None:
+        """Review the record (printrecord's text); limits: {"depth": N} or {"movetime": ms};
+        game_id: the session's game it is of (the page drops a review of another)."""
         self.cancelled = False
+        self.game_id = game_id
         self.task = asyncio.create_task(self.run(record_text, limits))
 
     async def run(self, record_text: str, limits: dict) -> None:
@@ -60,8 +62,7 @@ class ReviewJob:
             while line := await self.proc.stdout.readline():
                 message = json.loads(line)
                 if message["type"] == "review_result":
-                    self.positions = message.pop("positions")
-                    ended = message
+                    ended = {**message, "game_id": self.game_id}
                 elif message["type"] == "review_error":
                     ended = message
                 elif not self.cancelled:

@@ -2,7 +2,7 @@
 own, so that the GUI can end it, and every engine it started, at once.
 
 The record comes on stdin; JSON lines go to stdout: `review_progress` while it runs, then one
-`review_result` (with the positions the page may show) or `review_error`. SIGTERM (a cancel, a
+`review_result` or `review_error`. SIGTERM (a cancel, a
 closed tab) kills the review's engines before this process ends: a search in C does not stop
 before its limit, and an engine whose input closes would finish its search first.
 """
@@ -80,8 +80,7 @@ def main(argv=None) -> int:
     except (ReviewError, InputError) as e:
         emit({"type": "review_error", "message": f"review failed: {e}"})
         return 1
-    emit({"type": "review_result", "report": json.loads(json_report(review)),
-          "positions": list(review.line.positions)})
+    emit({"type": "review_result", "report": json.loads(json_report(review))})
     return 0
 
 

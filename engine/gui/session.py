@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import secrets
 import shutil
 import tempfile
 import time
@@ -19,15 +20,17 @@ from ..client import AsyncEngineProcess as EngineProcess
 from ..client import EngineDied, Limit
 from ..client import EngineRefused as EngineError
 from ..games import DEFAULT_GAME, GAMES
-from ..protocol.analysis_lines import read_info
-from ..review.judge import judge_for
-from .board import game_choices, game_look, parse_showboard
-from .replies import parse_fields, parse_int_option
+from . import clock as clocks
+from . import live, navigation
+from .board import parse_showboard
+from .clock import GameClock
+from .game_facts import is_fixed_start
+from .replies import parse_int_option
 from .review_job import ReviewJob
+from .state import read_state
 
 log = logging.getLogger("engine.gui")
 
-LIVE_INTERVAL_MS = 250
 RESIGNED = {"White resigned": "w", "Black resigned": "b"}  # loadrecord's reply (protocol.md 5.5)
 RESTARTS_ALLOWED = 3       # within RESTART_WINDOW_S: an engine that keeps dying is given up
 RESTART_WINDOW_S = 30.0
@@ -62,7 +65,13 @@ class Session:
         self.paused = False
         self.thinking = False
         self.setup = f"newgame {DEFAULT_GAME}"  # the command that starts the current game
-        self.history: list[list[str]] = []      # [mover, move], oldest first
+        self.history: list[list[str]] = []      # [mover, move], oldest first: the whole game
+        self.view: Optional[int] = None         # the ply shown, when not the game's end
+        self.game_id = 0                        # a new one whenever the game is not the same
+        self.layout: Optional[dict] = None      # {"opening": "fixed"|"random", "seed": …}
+        self.clock = GameClock()
+        self.clock_timer: Optional[asyncio.TimerHandle] = None
+        self.flagged: Optional[str] = None      # the side whose time ran out
         self.status: dict = {}
         self.legal: list[str] = []
         self.position = ""
@@ -134,8 +143,9 @@ class Session:
                    f"restarted; {restored}."})
 
     async def restore_game(self) -> None:
-        """Put the game back in the engine: its start command, then its moves."""
-        moves = [move for _, move in self.history]
+        """Put the game back in the engine: its start command, then its moves (up to the
+        position shown)."""
+        moves = [move for _, move in self.history[:self.view]]
         await self.engine.ask(self.setup)
         if moves:
             await self.engine.ask("replay " + " ".join(moves))
@@ -150,6 +160,7 @@ class Session:
 
     async def close(self) -> None:
         self.closing = True
+        clocks.stop_timer(self)
         for watcher in self.watchers:
             watcher.cancel()
         await self.review.close()
@@ -176,7 +187,7 @@ class Session:
                 await self.guarded(self.engine_move)
                 continue
             if self.requests.empty():
-                await self.guarded(self.maybe_analyse)
+                await self.guarded(live.maybe_analyse, self)
             request = await self.requests.get()
             if request is None:
                 return
@@ -208,12 +219,12 @@ class Session:
                 await self.requests.put(None)
 
     def engine_to_move(self) -> bool:
-        return (bool(self.status) and self.playing() and not self.paused
+        return (bool(self.status) and self.playing() and not self.paused and self.view is None
                 and self.players.get(self.status.get("to_act", "")) == "engine")
 
     def playing(self) -> bool:
-        """The game goes on: not over by the rules, and nobody resigned."""
-        return self.status.get("over") == "no" and self.resigned is None
+        """The game goes on: not over by the rules, nobody resigned, no flag fell."""
+        return self.status.get("over") == "no" and self.resigned is None and self.flagged is None
 
     def interrupt(self) -> None:
         """Out of turn (the request queue waits behind a search): stop the engine's thinking."""
@@ -228,19 +239,23 @@ class Session:
             if not self.engine.alive:
                 raise EngineDied(f"its process ended with status {request['status']}")
         elif kind == "newgame":
-            words = ["newgame", request["game"]]
-            if request["opening"] is not None:
-                words.append(request["opening"])
-            if request["opening"] == "random":
-                words.append(str(request["seed"]))
-            await self.start_game(" ".join(words), pause=False)
+            await self.new_game(request)
         elif kind == "play":
             await self.play(request["move"])
+        elif kind == "view":
+            await navigation.goto(self, request["ply"])
+        elif kind == "cut":
+            await navigation.cut(self)
+        elif kind == "hint":
+            await live.hint(self)
+        elif kind == "flag":  # from the clock's timer, never from the page
+            await self.refresh()
         elif kind == "preview":
             await self.preview(request["actions"])
         elif kind == "undo":
             await self.undo()
         elif kind == "go":
+            navigation.refuse_at_view(self, "the engine can move")
             if not self.playing():
                 raise EngineError("the game is over: there is no move to play")
             if self.engine_to_move():  # it moves as soon as this request is served
@@ -265,20 +280,19 @@ class Session:
         elif kind == "time":
             self.time = {"mode": request["mode"], "ms": request["ms"]}
             await self.apply_time()
+            clocks.restart_clock(self)
             await self.refresh()
         elif kind == "setposition":
             await self.start_game(f"setposition {request['position']}", pause=True)
         elif kind == "loadrecord":
             await self.load_record(request["content"])
         elif kind == "record":
-            text = await self.engine.ask("printrecord")
+            text = await navigation.whole_game(self, "printrecord")
             suffix = ".sgf" if text.startswith("(;") else ".txt"
             self.send({"type": "record", "text": text,
                        "filename": f"{self.status.get('game', 'game')}-record{suffix}"})
         elif kind == "review":
             await self.start_review(request)
-        elif kind == "review_show":
-            await self.show_reviewed(request["ply"])
         elif kind == "analysis":
             await self.set_analysis(request["on"], request["multipv"])
             await self.refresh()
@@ -304,16 +318,42 @@ class Session:
             await self.engine.ask("status")  # any line ends the live analysis
         self.analysed = None
 
-    async def start_game(self, command: str, pause: bool) -> None:
+    async def new_game(self, request: dict) -> None:
+        words = ["newgame", request["game"]]
+        layout = None
+        if request["opening"] is not None:
+            words.append(request["opening"])
+            layout = {"opening": request["opening"], "seed": None}
+        if request["opening"] == "random":
+            seed = request["seed"] if request["seed"] is not None else secrets.randbelow(2 ** 32)
+            words.append(str(seed))
+            layout = {"opening": "random", "seed": seed}
+        await self.start_game(" ".join(words), pause=False, layout=layout)
+
+    async def start_game(self, command: str, pause: bool, layout: Optional[dict] = None) -> None:
         reply = await self.engine.ask(command)
         self.setup = command
-        self.resigned = None
-        self.paused = False
+        self.new_line(layout)
         if self.time["mode"] == "game":  # the clock is not reset by newgame (protocol.md 6.2)
             await self.apply_time()
         await self.refresh(pause_if_engine=pause)
         if reply:
             self.send({"type": "notice", "message": reply})
+
+    def new_line(self, layout: Optional[dict]) -> None:
+        """Another game from here on: its own review, layout and clock."""
+        self.resigned = None
+        self.paused = False
+        self.view = None
+        self.flagged = None
+        self.layout = layout
+        self.changed()
+        clocks.restart_clock(self)
+
+    def changed(self) -> None:
+        """The game is no longer the one a review was made of."""
+        self.game_id += 1
+        self.review.cancel()
 
     async def load_record(self, content: str) -> None:
         self.records += 1
@@ -324,11 +364,27 @@ class Session:
             f.write(content)
         reply = await self.engine.ask(f"loadrecord {path}")
         self.setup = f"loadrecord {path} 0"  # with the moves replayed after it, on a restart
+        start = await self.start_position()
+        game = start.split()[0]
+        self.new_line({"opening": "fixed" if is_fixed_start(game, start) else "random",
+                       "seed": None} if GAMES[game].has_openings else None)
         self.resigned = next((side for words, side in RESIGNED.items() if words in reply), None)
         if self.time["mode"] == "game":
             await self.apply_time()
         await self.refresh(pause_if_engine=True)
         self.send({"type": "notice", "message": f"Record loaded: {reply}"})
+
+    async def start_position(self) -> str:
+        """The position before the first move of the game in the engine."""
+        moves = [line.split(" ", 1)[1] for line in
+                 reversed((await self.engine.ask("move_history")).split("\n")) if line]
+        if not moves:
+            return await self.engine.ask("position")
+        await self.engine.ask(f"undo {len(moves)}")
+        try:
+            return await self.engine.ask("position")
+        finally:
+            await self.engine.ask("replay " + " ".join(moves))
 
     async def start_review(self, request: dict) -> None:
         """Review the game as played so far (its record from the engine), in the background."""
@@ -336,26 +392,14 @@ class Session:
             raise EngineError("a review is already running: wait for it or cancel it")
         if not self.history:
             raise EngineError("there is no move to review")
-        record = await self.engine.ask("printrecord")
+        record = await navigation.whole_game(self, "printrecord")
         limits = {key: request[key] for key in ("depth", "movetime") if key in request}
-        self.review.start(record, limits)
-        self.send({"type": "review_start", "moves": len(self.history), "limits": limits})
-
-    async def show_reviewed(self, ply: int) -> None:
-        """The board after `ply` moves of the last review, drawn by the session's engine, which
-        then gets the game back (the page's game and move list stay as they are)."""
-        positions = self.review.positions
-        if not 0 <= ply < len(positions):
-            raise EngineError(f"no reviewed position after {ply} moves")
-        await self.engine.ask(f"setposition {positions[ply]}")
-        try:
-            board = parse_showboard(await self.engine.ask("showboard"))
-        finally:
-            await self.restore_game()
-        self.send({"type": "review_board", "ply": ply, "board": board.to_json(),
-                   "position": positions[ply]})
+        self.review.start(record, limits, self.game_id)
+        self.send({"type": "review_start", "moves": len(self.history), "limits": limits,
+                   "game_id": self.game_id})
 
     async def play(self, move: str) -> None:
+        navigation.refuse_at_view(self, "a move can be played")
         if not self.playing():
             raise EngineError("the game is over: there is no move to play")
         if self.players.get(self.status.get("to_act", "")) != "human":
@@ -387,6 +431,7 @@ class Session:
 
     async def undo(self) -> None:
         """Back to the last position where a human is to act (one move when engines play both)."""
+        navigation.refuse_at_view(self, "a move can be taken back")
         if not self.history:
             raise EngineError("there is no move to undo")
         count = 1
@@ -397,6 +442,8 @@ class Session:
                 count += 1
         await self.engine.ask(f"undo {count}")
         self.resigned = None
+        self.flagged = None
+        self.changed()
         await self.refresh(pause_if_engine=True)
         self.send({"type": "notice", "message": f"Took back {count} move{'s' if count > 1 else ''}"})
 
@@ -412,64 +459,10 @@ class Session:
         self.send({"type": "engine_move", "side": side, "move": move})
         await self.refresh()
 
-    async def maybe_analyse(self) -> None:
-        if (not self.analysis["on"] or not self.present or not self.playing()
-                or self.engine.analysing):
-            return
-        key = (self.position, self.analysis["multipv"])
-        if self.analysed == key and not self.engine.live_was_stopped:
-            return  # this position's search ended by itself: nothing new to show
-        self.analysed = key
-        self.send({"type": "analysis_start", "position": self.position})
-        try:
-            await self.engine.start_live(LIVE_INTERVAL_MS, self.on_live_line)
-        except EngineError as e:
-            self.send({"type": "analysis_error", "message": str(e)})
-
-    def on_live_line(self, line: str) -> None:
-        info = read_info(line)
-        if info is None:
-            return
-        if "bestmove" in info:
-            self.send({"type": "analysis_end", "bestmove": info["bestmove"]})
-        else:
-            self.send({"type": "info", "info": self.with_score_text(info)})
-
-    def with_score_text(self, info: dict) -> dict:
-        """The score also in the words review uses (engine.review.judge): one unit on the page."""
-        if isinstance(info.get("score"), int):
-            info["score_text"] = judge_for(self.status.get("game", DEFAULT_GAME)).score_text(
-                info["score"])
-        return info
-
     async def refresh(self, pause_if_engine: bool = False) -> None:
         """Ask the engine for everything the page shows and send it as one `state` message;
         pause_if_engine: the engine waits for `go` if it is to move (after undo, loads)."""
-        ask = self.engine.ask
-        self.status = parse_fields(await ask("status"))
-        if pause_if_engine:
-            self.paused = self.engine_to_move_ignoring_pause()
-        board = parse_showboard(await ask("showboard"))
-        to_act = self.status.get("to_act", "")
-        self.legal = []
-        if self.players.get(to_act) == "human" and self.resigned is None:
-            # only a human's moves are built from the list
-            moves = await ask("legal_moves")
-            self.legal = moves.split("\n") if moves else []
-        history = await ask("move_history")
-        self.history = [line.split(" ", 1) for line in reversed(history.split("\n")) if line]
-        self.position = await ask("position")
-        score = await ask("score")
-        self.send({
-            "type": "state", "status": self.status, "board": board.to_json(), "legal": self.legal,
-            "look": game_look(self.status.get("game", "")), "games": game_choices(),
-            "history": self.history, "position": self.position, "score": score,
-            "players": self.players, "time": self.time, "analysis": self.analysis,
-            "paused": self.paused and self.engine_to_move_ignoring_pause(),
-            "resigned": self.resigned,
-            "level": None if self.level_range is None else
-            {"value": self.level, "low": self.level_range[0], "high": self.level_range[1]},
-        })
+        self.send(await read_state(self, pause_if_engine))
 
     def engine_to_move_ignoring_pause(self) -> bool:
         return self.playing() and self.players.get(self.status.get("to_act", "")) == "engine"

@@ -40,6 +40,11 @@ class MoveReview:
     def is_best(self) -> bool:
         return self.best == self.move
 
+    def depth_limited(self, judge: Judge) -> bool:
+        """The played move scored higher than the engine's choice: the two searches end at
+        different horizons, so at this depth the review cannot tell which is better."""
+        return not (self.is_best or self.forced) and judge.value(self.after) > judge.value(self.before)
+
 
 @dataclass
 class GameReview:

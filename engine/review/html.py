@@ -91,8 +91,9 @@ td.num, th.num { text-align: right; } .inaccuracy { color: #9a7400; } .mistake {
 
 def html_report(review: GameReview) -> str:
     right = {0, 3, 5, 6}
-    head = "".join(f'<th class="num">{escape(c)}</th>' if i in right else f"<th>{escape(c)}</th>"
-                   for i, c in enumerate(COLUMNS))
+    numeric = ' class="num"'
+    head = "".join(f'<th{numeric if i in right else ""} title="{escape(meaning, quote=True)}">'
+                   f"{escape(name)}</th>" for i, (name, meaning) in enumerate(COLUMNS))
     rows = []
     for move in review.moves:
         cells = move_cells(review, move)

@@ -28,6 +28,8 @@ from typing import Optional
 from ..games import GAMES
 
 PROVEN_MIN = 999_000      # |score| from here on is a proven result (protocol.md §6.5)
+DECIDED_MIN = 250_000     # from here on a decided, unproven result: TZAAR's search scores a
+                          # position won in the current action 300,000 (csrc/tzaar/tzaar.h)
 WIN = 1_000_000
 MARGIN_UNIT = 256         # per point of final margin
 
@@ -107,12 +109,14 @@ class Judge:
         return mark
 
     def score_text(self, score: Optional[int]) -> str:
-        """'+1.25', 'wins in 7 (by 12)', 'loses in 2', 'won (by 3)', '-' for no score."""
+        """'+1.25', 'wins in 7 (by 12)', 'loses in 2', 'won (by 3)', 'wins' (decided, not
+        proven: no count of moves), '-' for no score."""
         if score is None:
             return "-"
         found = proof(score)
         if found is None:
-            return self.estimate_text(score)
+            return ("wins" if score > 0 else "loses") if abs(score) >= DECIDED_MIN \
+                else self.estimate_text(score)
         if found.plies == 0:   # the game has ended
             text = "won" if found.won else "lost"
         else:

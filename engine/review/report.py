@@ -34,27 +34,42 @@ def _plural(count: int, mark: str) -> str:
     return f"{count} {word}"
 
 
+# The columns of a review, one meaning each, in the text table and on the GUI's page alike.
+COLUMNS = [
+    ("#", "the move's number"),
+    ("side", "who moved"),
+    ("move", "the move played"),
+    ("played", "the score after the move played, from the mover's view"),
+    ("best", "the engine's choice: (played) when it is the move played, (forced) when it was "
+             "the only one, ' (depth-limited)' after it when the move played scored higher at "
+             "this depth (the two searches end at different horizons)"),
+    ("best's score", "the score after the engine's choice, from the mover's view"),
+    ("loss", "what the move played gave away"),
+    ("mark", "inaccuracy ?!, mistake ?, blunder ??"),
+]
+LIMITED = " (depth-limited)"
+
+
 def move_cells(review: GameReview, move: MoveReview) -> list[str]:
+    """One row, cell by cell as COLUMNS says."""
     judge = review.judge
     if move.forced:
-        best, played, loss = "(forced)", "", ""
+        best, loss = "(forced)", ""
     elif move.is_best:
-        best, played, loss = "(best)", "", ""
+        best, loss = "(played)", ""
     else:
-        best, played, loss = move.best, judge.score_text(move.after), judge.loss_text(move.loss)
+        best = move.best + (LIMITED if move.depth_limited(judge) else "")
+        loss = judge.loss_text(move.loss)
     mark = f"{move.mark} {MARK_SYMBOLS[move.mark]}" if move.mark else ""
-    return [str(move.number), SIDE_NAMES[move.side], move.move, judge.score_text(move.before),
-            best, played, loss, mark]
-
-
-COLUMNS = ["#", "side", "move", "eval", "best", "played eval", "loss", "mark"]
+    return [str(move.number), SIDE_NAMES[move.side], move.move, judge.score_text(move.after),
+            best, judge.score_text(move.before), loss, mark]
 
 
 def text_report(review: GameReview) -> str:
-    """A table: the eval before each move (= the best move's value), the best move when
-    another was played, the played move's value, the loss and the mark."""
-    rows = [COLUMNS] + [move_cells(review, m) for m in review.moves]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
+    """A table of COLUMNS, a row per move."""
+    names = [name for name, _ in COLUMNS]
+    rows = [names] + [move_cells(review, m) for m in review.moves]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(names))]
     right = {0, 3, 5, 6}
 
     def fmt(row: list[str]) -> str:
@@ -64,6 +79,9 @@ def text_report(review: GameReview) -> str:
 
     lines = [headline(review), settings_line(review), "", fmt(rows[0])]
     lines += [fmt(row) for row in rows[1:]]
+    if any(move.depth_limited(review.judge) for move in review.moves):
+        lines += ["", f"{LIMITED.strip()}: the move played scored higher than the engine's choice "
+                  "at this depth; a deeper review tells them apart"]
     lines += ["", summary_line(review, "w"), summary_line(review, "b")]
     return "\n".join(lines) + "\n"
 
@@ -86,7 +104,8 @@ def json_report(review: GameReview) -> str:
             "eval": _score_json(review, move.before), "depth": move.best_depth,
             "best": move.best, "is_best": move.is_best, "forced": move.forced,
             "played": _score_json(review, move.after), "loss": round(move.loss, 2),
-            "mark": move.mark,
+            "mark": move.mark, "depth_limited": move.depth_limited(judge),
+            "cells": move_cells(review, move),
         }
         moves.append(entry)
     data = {
@@ -98,6 +117,7 @@ def json_report(review: GameReview) -> str:
                    else {"movetime": review.limits.movetime_ms}),
         "marks": {"unit": judge.unit, **dict(zip(MARKS, judge.thresholds))},
         "scores": "the mover's view; white_scores: White's view of every position",
+        "columns": [{"name": name, "meaning": meaning} for name, meaning in COLUMNS],
         "white_scores": review.white_scores,
         "moves": moves,
         "summary": {SIDE_NAMES[s].lower(): review.counts(s) for s in ("w", "b")},

@@ -107,9 +107,12 @@ function drawBoard(svg, board, game, opts) {
   const xs = all.map((p) => p.x), ys = all.map((p) => p.y);
   const pad = 0.6;
   const minX = Math.min(...xs) - pad, minY = Math.min(...ys) - pad;
-  svg.setAttribute("viewBox", `${minX} ${minY} ${Math.max(...xs) + pad - minX} ${Math.max(...ys) + pad - minY}`);
+  const width = Math.max(...xs) + pad - minX, height = Math.max(...ys) + pad - minY;
+  svg.setAttribute("viewBox", `${minX} ${minY} ${width} ${height}`);
+  svg.style.aspectRatio = `${width} / ${height}`;  // the box has the board's shape (style.css)
   const defs = el("defs", {}, svg);
-  for (const [cls, colour] of [["arrow-last", "#ef6c00"], ["arrow-pv", "#6a1b9a"]]) {
+  for (const [cls, colour] of [["arrow-last", "#ef6c00"], ["arrow-pv", "#6a1b9a"], ["arrow-best", "#00838f"],
+    ["arrow-hint", "#2e7d32"]]) {
     const m = el("marker", { id: "head-" + cls, viewBox: "0 0 10 10", refX: 9, refY: 5,
       markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse" }, defs);
     el("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: colour }, m);
@@ -158,8 +161,16 @@ function drawBoard(svg, board, game, opts) {
   const badges = el("g", { "pointer-events": "none" }, svg);
   for (const p of badged) drawBadge(badges, p);
   drawChoices(el("g", { id: "choice-layer", "pointer-events": "none" }, svg), points, opts);
+  const bestLayer = el("g", { id: "best-layer", "pointer-events": "none" }, svg);
   const pvLayer = el("g", { id: "pv-layer", "pointer-events": "none" }, svg);
   return {
+    // The engine's move on the board: kind "best" (the analysis' best move) or "hint".
+    showBest(actions, kind) {
+      bestLayer.textContent = "";
+      bestLayer.dataset.kind = kind;
+      bestLayer.dataset.move = (actions || []).join(" ");
+      for (const action of actions || []) markAction(bestLayer, byName, action, "ring-" + kind, "arrow-" + kind);
+    },
     // The variation up to the hovered action: each action's points and arrow, numbered; the
     // numbers of actions ending on the same point share one label ("1,3").
     showPv(actions) {

@@ -34,11 +34,15 @@ function fillGames(games) {
   showSeed();
 }
 
-// A game that came from elsewhere (a position set, a record loaded) shows in the selector too.
-function followGame(game) {
+// A game that came from elsewhere (a position set, a record loaded) shows in the selector too,
+// with its layout when the server knows it (a loaded record's start: fixed or random).
+function followGame(game, layout) {
   const select = $("game");
-  if (ui.gameChoice && ui.gameChoice.split("-")[0] === game) return;
-  const choice = [...select.options].find((o) => o.value.split("-")[0] === game);
+  const wanted = layout ? `${game}-${layout.opening}` : null;
+  $("seed-note").textContent = layout && layout.seed !== null ? `layout seed ${layout.seed}` : "";
+  if (ui.gameChoice && ui.gameChoice.split("-")[0] === game && (!wanted || ui.gameChoice === wanted)) return;
+  const choice = [...select.options].find((o) => o.value === wanted) ||
+    [...select.options].find((o) => o.value.split("-")[0] === game);
   if (!choice) return;
   select.value = choice.value;
   ui.gameChoice = choice.value;
@@ -49,7 +53,7 @@ function followGame(game) {
 // Everything here depends on the state message only: run once per state, not per drawing.
 function syncControls(st) {
   fillGames(st.games);
-  followGame(st.status.game);
+  followGame(st.status.game, st.layout);
   $("player-w").value = st.players.w;
   $("player-b").value = st.players.b;
   if (document.activeElement !== $("time-ms")) $("time-ms").value = st.time.ms;
@@ -69,6 +73,7 @@ function syncControls(st) {
     $("level-note").textContent = `${level.low} weakest, ${level.high} full strength` +
       (level.value === middle ? "; a middle level to start with" : "");
   }
+  $("limit-note").textContent = level ? level.limit : "";
 }
 
 // A new game of the selector's choice (with its seed for a random layout).
@@ -76,7 +81,10 @@ function startGame() {
   const [game, opening] = $("game").value.split("-");
   const request = { type: "newgame", game };
   if (opening) request.opening = opening;  // TZAAR's layout
-  if (opening === "random") request.seed = Math.max(0, parseInt($("seed").value, 10) || 0);
+  // a random layout: the seed typed in (that layout again), else a new one the server draws
+  const seed = parseInt($("seed").value, 10);
+  if (opening === "random" && seed >= 0) request.seed = seed;
+  $("seed").value = "";
   ui.gameChoice = $("game").value;
   ui.passingSide = null;
   $("game-note").textContent = "";
@@ -120,7 +128,11 @@ function wireGame() {
     ui.holdPass = true;  // the position undone to is looked at, not passed again by itself
     send({ type: "undo" });
   });
-  $("go").addEventListener("click", () => send({ type: "go" }));
+  $("go").addEventListener("click", () => {
+    if (viewing(ui.state)) askCut(() => send({ type: "go" }));
+    else send({ type: "go" });
+  });
+  $("hint-button").addEventListener("click", askHint);
   $("stop").addEventListener("click", () => send({ type: "stop" }));
   $("pass").addEventListener("click", pass);
   $("cancel").addEventListener("click", cancelTurn);
@@ -155,7 +167,6 @@ function wirePanels() {
     send({ type: "review", [$("review-limit").value]: amount });
   });
   $("review-cancel").addEventListener("click", () => send({ type: "review_cancel" }));
-  $("review-back").addEventListener("click", () => render());
   $("record-file").addEventListener("change", () => {
     const file = $("record-file").files[0];
     if (!file) return;

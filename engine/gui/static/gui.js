@@ -21,6 +21,9 @@ const ui = {
   passingSide: null,    // a side whose forced passes go on by themselves (it passed one)
   holdPass: false,      // after an undo: a forced pass waits for a click
   passTimer: null,
+  hint: null,           // the engine's move shown as a hint (a `hint` message)
+  editing: false,       // the position editor is open (editor.js)
+  afterCut: null,       // what a confirmed cut goes on with (navigation.js)
 };
 
 function send(request) {
@@ -34,10 +37,13 @@ function say(text, isError) {
   m.className = isError ? "error" : "";
 }
 
-// A result in words: "Black wins by 18", "White wins", "Draw", "White resigned: Black wins".
+// A result in words: "Black wins by 18", "White wins", "Draw", "White resigned: Black wins",
+// "White lost on time: Black wins".
 function resultWords(st) {
   const name = { w: "White", b: "Black" };
-  if (st.resigned) return `${name[st.resigned]} resigned: ${name[st.resigned === "w" ? "b" : "w"]} wins`;
+  const other = (side) => name[side === "w" ? "b" : "w"];
+  if (st.resigned) return `${name[st.resigned]} resigned: ${other(st.resigned)} wins`;
+  if (st.flagged) return `${name[st.flagged]} lost on time: ${other(st.flagged)} wins`;
   const result = st.status.result || "";
   const won = /^([WB])\+(\d*)$/.exec(result);
   const reason = (st.status.reason || "-").replace(/_/g, " ").replace(/^-$/, "");
@@ -54,16 +60,17 @@ function countWords(score) {
 function render() {
   const st = ui.state;
   if (!st) return;
-  $("review-view").hidden = true;  // the game itself is shown again
-  GipfReview.select(null);
+  const ply = shownPly(st);
+  GipfReview.select(ply);
   const game = st.status.game;
   GipfBoard.setLook(game, st.look);
-  const last = st.history.length ? actionsOf(st.history[st.history.length - 1][1]) : [];
-  const { targets, sources } = highlights();
+  const last = ply ? actionsOf(st.history[ply - 1][1]) : [];
+  const { targets, sources } = ui.editing ? { targets: new Set(), sources: new Set() } : highlights();
   const focused = document.activeElement && document.activeElement.dataset &&
     document.activeElement.dataset.point;
-  ui.view = GipfBoard.drawBoard($("board"), shownBoard(), game, {
-    targets, sources, selected: ui.source, last: ui.prefix.length ? ui.prefix : last, onClick: clickPoint,
+  ui.view = GipfBoard.drawBoard($("board"), ui.editing ? editedBoard() : shownBoard(), game, {
+    targets, sources, selected: ui.source, last: ui.editing ? [] : (ui.prefix.length ? ui.prefix : last),
+    onClick: ui.editing ? editPoint : clickPoint,
   });
   $("board").dataset.after = ui.preview ? ui.preview.actions.join(" ") : "";
   if (focused) {  // the board is drawn anew: keyboard play keeps its place
@@ -73,6 +80,8 @@ function render() {
   renderBuilder(targets, sources);
   renderStatus(st);
   renderMoves(st);
+  renderNav(st);
+  renderEngineView();
   if (document.activeElement !== $("position")) $("position").value = st.position;
   renderLegend(game);
 }
@@ -93,12 +102,13 @@ function renderBuilder(targets, sources) {
 }
 
 function renderStatus(st) {
-  const over = st.status.over === "yes" || Boolean(st.resigned);
+  const over = st.status.over === "yes" || Boolean(st.resigned) || Boolean(st.flagged);
   const game = st.status.game;
   const who = st.players[st.status.to_act];
   $("to-act").textContent = over ? `${game.toUpperCase()} · game over:` :
     `${game.toUpperCase()} · ${SIDE_NAMES[st.status.to_act] || ""} to act (${who}) · ${st.status.phase}` +
-    (st.paused ? " · paused: press Engine move" : "");
+    (viewing(st) ? ` · move ${st.view} of ${st.history.length} shown` :
+      (st.paused ? " · paused: press Engine move" : ""));
   $("result").textContent = over ? resultWords(st) : "";
   const count = countWords(ui.preview ? ui.preview.score : st.score);
   $("score").textContent = "Count: " + count;
@@ -107,17 +117,24 @@ function renderStatus(st) {
   $("go").disabled = ui.thinking;  // after the end it says why there is nothing to play
 }
 
+// White's moves in the left column, Black's in the right, whatever the order of turns (after
+// DVONN's 49 placements White moves twice in a row); a click shows the position after a move.
 function renderMoves(st) {
   const list = $("moves");
   list.textContent = "";
+  const ply = shownPly(st);
   st.history.forEach(([mover, move], i) => {
-    const li = document.createElement("div");
-    li.className = i === st.history.length - 1 ? "move last" : "move";
+    const li = document.createElement("button");
+    li.className = "move" + (i === st.history.length - 1 ? " last" : "") + (i + 1 === ply ? " shown" : "");
     li.textContent = `${i + 1}. ${mover[0]} ${move}`;
+    li.style.gridColumn = mover[0] === "b" ? "2" : "1";
+    li.dataset.ply = String(i + 1);
+    li.addEventListener("click", () => goTo(i + 1));
     list.appendChild(li);
   });
   list.dataset.empty = st.history.length ? "" : "no moves yet";
-  list.scrollTop = list.scrollHeight;
+  const shown = list.querySelector(".move.shown");
+  if (shown) list.scrollTop = shown.offsetTop - list.offsetTop - list.clientHeight / 2;
 }
 
 function renderLegend(game) {
@@ -135,6 +152,14 @@ function renderLegend(game) {
   legend.dataset.game = game;
 }
 
+// Another game (a new one, a record, a set position, a cut or an undo): the words and the
+// review about the one before go.
+function gameChanged(m) {
+  say("");
+  ui.hint = null;
+  clearReview(m.game_id);
+}
+
 function showThinking(text) {
   ui.thinking = Boolean(text);
   $("thinking").hidden = !text;
@@ -147,7 +172,11 @@ function showThinking(text) {
 const handlers = {
   state(m) {
     document.body.dataset.states = String((parseInt(document.body.dataset.states, 10) || 0) + 1);
+    if (ui.state && ui.state.game_id !== m.game_id) gameChanged(m);
     ui.state = m;
+    navSettled(m);
+    syncClocks(m.clock);
+    editorStateArrived(m);
     showThinking(null);  // a state comes only when the engine is not thinking
     if (m.position !== ui.pvPosition) clearAnalysis(m.position);  // no lines of another position
     ui.prefix = [];
@@ -168,6 +197,7 @@ const handlers = {
   },
   ...analysisHandlers,
   ...reviewHandlers,
+  ...engineViewHandlers,
   record(m) {
     const url = URL.createObjectURL(new Blob([m.text + "\n"], { type: "text/plain" }));
     const a = document.createElement("a");
@@ -180,7 +210,7 @@ const handlers = {
     say("Record downloaded: " + m.filename);
   },
   notice(m) { say(m.message); },
-  error(m) { say(m.message, true); },
+  error(m) { say(m.message, true); navSettled(null); },
   fatal(m) { say(m.message, true); },
 };
 
@@ -214,6 +244,8 @@ function firstState() {
 
 wireGame();
 wirePanels();
+wireNavigation();
+wireEditor();
 firstState();
 watchAttention();
 connect();

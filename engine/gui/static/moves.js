@@ -47,7 +47,7 @@ function shownBoard() {
 function refusal(name) {
   const st = ui.state;
   if (!st) return "Wait for the board";
-  if (st.status.over === "yes" || st.resigned) return "The game is over: start a new game or undo";
+  if (st.status.over === "yes" || st.resigned || st.flagged) return "The game is over: start a new game or undo";
   if (ui.thinking || st.players[st.status.to_act] !== "human") return "Wait: it is the engine's turn" +
     (st.paused ? " (press Engine move)" : "");
   const next = nextActions();
@@ -95,12 +95,18 @@ function choose(action) {
   const left = candidates();
   const whole = left.find((m) => actionsOf(m).length === ui.prefix.length);
   if (whole && left.length === 1) {
-    ui.prefix = [];
-    send({ type: "play", move: whole });
-    ui.state.legal = [];  // until the engine's next state
+    if (viewing(ui.state)) return askCut(() => playMove(whole));
+    playMove(whole);
   } else {
     send({ type: "preview", actions: ui.prefix.slice() });  // the engine draws the turn so far
   }
+  render();
+}
+
+function playMove(move) {
+  ui.prefix = [];
+  send({ type: "play", move });
+  ui.state.legal = [];  // until the engine's next state
   render();
 }
 
@@ -130,7 +136,7 @@ function forcedPass() {
 // A forced pass is made by itself, after a short notice, when the player asked for that, or when
 // the same side's previous forced pass was passed (several in a row need one click).
 function passesByItself() {
-  return forcedPass() && !ui.holdPass &&
+  return forcedPass() && !ui.holdPass && !viewing(ui.state) &&
     ($("auto-pass").checked || ui.passingSide === ui.state.status.to_act);
 }
 

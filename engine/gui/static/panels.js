@@ -88,8 +88,10 @@ const analysisHandlers = {
     $("analysis-state").dataset.state = "running";
   },
   info(m) {
+    if (m.position !== ui.pvPosition) return;  // a line of a position no longer shown
     ui.pv.set(m.info.multipv || 1, m.info);
     renderPv();
+    renderEngineView();
   },
   analysis_end(m) {
     const state = $("analysis-state");
@@ -105,28 +107,21 @@ const analysisHandlers = {
 };
 
 // --- the review ----------------------------------------------------------------------------------
-function pickReviewed(ply) {
-  send({ type: "review_show", ply });
-}
-
 function reviewRunning(on) {
   $("review-start").disabled = on;
   $("review-cancel").disabled = !on;
   $("review-progress").hidden = !on;
 }
 
-// A reviewed position on the board: looked at, not played (no targets, clicks do nothing).
-function showReviewed(m) {
-  if (!ui.state || !ui.report) return;
-  const move = m.ply > 0 ? ui.report.moves[m.ply - 1] : null;
-  ui.view = GipfBoard.drawBoard($("board"), m.board, ui.report.game, {
-    targets: new Set(), sources: new Set(), selected: null,
-    last: move ? actionsOf(move.move) : [], onClick: () => {},
-  });
-  $("review-view").hidden = false;
-  $("review-view-text").textContent = move ?
-    `Review: the position after ${move.number}. ${move.move} (${move.played.text})` : "Review: the start position";
-  GipfReview.select(m.ply);
+// A review of another game than the one now played goes (its rows would show other positions).
+function clearReview(gameId) {
+  if (!ui.report || ui.report.game_id === gameId) return;
+  ui.report = null;
+  $("review-state").textContent = "";
+  $("review-graph").setAttribute("hidden", "");  // an SVG element: no .hidden property
+  $("review-table").hidden = true;
+  $("review-graph").textContent = "";
+  document.querySelector("#review-table tbody").textContent = "";
 }
 
 const reviewHandlers = {
@@ -142,19 +137,26 @@ const reviewHandlers = {
   },
   review_result(m) {
     reviewRunning(false);
-    ui.report = m.report;
+    if (!ui.state || m.game_id !== ui.state.game_id) {
+      $("review-state").textContent = "the game changed while it was reviewed: review it again";
+      return;
+    }
+    ui.report = { ...m.report, game_id: m.game_id };
     const limit = m.report.limits.depth ? `depth ${m.report.limits.depth}` : `${m.report.limits.movetime} ms`;
     const plural = (k, v) => v === 1 ? k : (k === "inaccuracy" ? "inaccuracies" : k + "s");
     const count = (side) => Object.entries(m.report.summary[side]).map(([k, v]) => `${v} ${plural(k, v)}`).join(", ");
-    $("review-state").textContent = `${m.report.moves.length} moves at ${limit} · White: ${count("white")} · Black: ${count("black")}`;
-    $("review-graph").hidden = false;
+    const limited = m.report.moves.filter((move) => move.depth_limited).length;
+    $("review-state").textContent = `${m.report.moves.length} moves at ${limit} · White: ${count("white")} · ` +
+      `Black: ${count("black")}` + (limited ? ` · * depth-limited: ${limited} (the move played scored ` +
+      "higher than the engine's choice at this depth; a deeper review tells them apart)" : "");
+    $("review-graph").removeAttribute("hidden");  // an SVG element: no .hidden property
     $("review-table").hidden = false;
-    GipfReview.drawGraph($("review-graph"), m.report, pickReviewed);
-    GipfReview.drawMoves(document.querySelector("#review-table tbody"), m.report, pickReviewed);
+    GipfReview.drawGraph($("review-graph"), m.report, goTo);
+    GipfReview.drawMoves($("review-table"), m.report, goTo);
+    GipfReview.select(shownPly(ui.state));
   },
   review_error(m) {
     reviewRunning(false);
     $("review-state").textContent = m.message;
   },
-  review_board(m) { showReviewed(m); },
 };

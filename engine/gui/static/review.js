@@ -7,7 +7,7 @@
   const WIDTH = 400, HEIGHT = 110, PAD = 8;
   const PROVEN = 999000;
   const SCALE = 300;  // a score of ±300 is drawn halfway to the edge (DVONN: 3 points of height)
-  const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+  const LIMITED = " (depth-limited)";  // engine/review/report.py
 
   function el(name, attrs, parent) {
     const e = document.createElementNS(SVG, name);
@@ -22,7 +22,8 @@
     return score / (Math.abs(score) + SCALE);
   }
 
-  // One point per move, at the evaluation of the position after it (White up, Black down).
+  // One point per move, at the evaluation of the position after it (White up, Black down); a
+  // click on a point, or anywhere on the graph, picks the move nearest to it.
   function drawGraph(svg, report, onPick) {
     svg.textContent = "";
     const scores = report.white_scores;
@@ -39,30 +40,51 @@
         cy: y(scores[ply]).toFixed(1), r: move.mark ? 3.5 : 2.2, "data-ply": ply }, svg);
       el("title", {}, dot).textContent = `${move.number}. ${move.move}: ${move.played.text}` +
         (move.mark ? ` (${move.mark})` : "");
-      dot.addEventListener("click", () => onPick(ply));
     });
+    svg.onclick = (event) => {
+      const box = svg.getBoundingClientRect();
+      const at = (event.clientX - box.left) / box.width * WIDTH;
+      onPick(Math.max(0, Math.min(n, Math.round((at - PAD) / (WIDTH - 2 * PAD) * n))));
+    };
   }
 
-  // One row per move in reading order: the played move, its score, its mark, then the best
-  // move and the best move's score (both scores from the mover's view, in review's words).
-  function drawMoves(body, report, onPick) {
+  // The report's columns, one meaning each as gipf-review prints them (engine/review/report.py);
+  // the number, side and move share one cell ("12. w D3-E3"). A row shows the position after it.
+  function drawMoves(table, report, onPick) {
+    const head = table.tHead.rows[0], body = table.tBodies[0];
+    head.textContent = "";
     body.textContent = "";
+    const columns = [{ name: "move", meaning: "the move played" }].concat(report.columns.slice(3));
+    for (const column of columns) {
+      const th = document.createElement("th");
+      th.textContent = column.name;
+      th.title = column.meaning;
+      head.appendChild(th);
+    }
     for (const move of report.moves) {
       const row = document.createElement("tr");
       row.className = "review-move " + (move.mark || "");
       row.dataset.ply = String(move.number);
-      const cell = (cls, text) => {
+      const [number, , moveText, ...rest] = move.cells;
+      [`${number}. ${move.side} ${moveText}`, ...rest].forEach((text, i) => {
         const td = document.createElement("td");
-        td.className = cls;
-        td.textContent = text;
+        td.className = ["move", "score", "best", "score", "loss", "mark"][i];
+        // "(depth-limited)" as a mark with its words on hover, so that the column stays narrow
+        const limited = i === 2 && move.depth_limited && text.endsWith(LIMITED);
+        td.textContent = limited ? text.slice(0, -LIMITED.length) : text;
+        if (i === 5 && move.mark) {  // the mark's symbol, its word on hover: a narrow column
+          td.textContent = text.split(" ").pop();
+          td.title = move.mark;
+        }
+        if (limited) {
+          const note = document.createElement("abbr");
+          note.className = "limited";
+          note.title = report.columns[4].meaning;
+          note.textContent = "*";
+          td.appendChild(note);
+        }
         row.appendChild(td);
-      };
-      cell("move", `${move.number}. ${move.side} ${move.move}`);
-      cell("score", move.played.text);
-      cell("mark", move.forced ? "forced" : (move.mark ? SYMBOLS[move.mark] + " " + move.mark : ""));
-      if (move.forced) { cell("best", ""); cell("score", ""); }
-      else if (move.is_best) { cell("best", "(the played move)"); cell("score", move.eval.text); }
-      else { cell("best", move.best); cell("score", move.eval.text); }
+      });
       row.addEventListener("click", () => onPick(move.number));
       body.appendChild(row);
     }
@@ -74,5 +96,5 @@
     }
   }
 
-  window.GipfReview = { drawGraph, drawMoves, select };
+  window.GipfReview = { drawGraph, drawMoves, select, squash };
 })();
