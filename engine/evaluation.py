@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from . import core
-from .bounded_read import MIB, InputError, read_text
+from .bounded_read import MIB, InputError, read_bytes
 from .games import GAMES
 
 MAX_WEIGHTS_BYTES = MIB  # a full listing of every game's weights is a few kilobytes
@@ -101,22 +101,35 @@ def parse_file(text: str) -> list[tuple[str, str]]:
     return pairs
 
 
-def load_file(path: str, current_game: str) -> int:
-    """Set every weight a file names (all or none); returns how many."""
+def load_file(path: str, current_game: str) -> str:
+    """Set every weight a file names (all or none), or install the network file (its magic
+    tells, engine/network.py); returns how many weights, or `network <name>`."""
     _require_core()
+    from . import network
     try:  # a regular file only (not a FIFO, nor /dev/stdin: the protocol), whole or refused
-        text = read_text(path, MAX_WEIGHTS_BYTES)
+        data = read_bytes(path, MAX_WEIGHTS_BYTES)
     except InputError as e:
         raise WeightsError(str(e)) from None
+    if network.is_network(data):
+        try:
+            return f"network {network.load(path, data)}"
+        except network.NetworkError as e:
+            raise WeightsError(str(e)) from None
     try:
-        return set_weights(parse_file(text), current_game)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise WeightsError(f"cannot read {path}: not utf-8 text (byte {e.start})") from None
+    try:
+        return str(set_weights(parse_file(text.removeprefix("\ufeff")), current_game))
     except WeightsError as e:
         raise WeightsError(f"{path}: {e}") from None
 
 
 def reset() -> None:
-    """Every game's weights back to their defaults."""
+    """Every game's weights back to their defaults, and its default network (or none)."""
     _require_core()
+    from . import network
+    network.reset()
     for game in GAMES:
         if core.has_game(game):
             for w in core.weights(game):

@@ -246,3 +246,39 @@ int core_eval_terms(int game, const uint8_t *height, const uint8_t *top, const u
     pthread_mutex_unlock(&g_lock);
     return 0;
 }
+
+int core_net_shape(int game, int *features, int *hidden, int *buckets)
+{
+    pthread_once(&g_once, global_init);
+    const GameOps *ops = game_ops(game);
+    if (!ops || !ops->net_set) return -1;
+    *features = ops->net_features;
+    *hidden = ops->net_hidden;
+    *buckets = ops->net_buckets;
+    return 0;
+}
+
+int core_net_set(int game, int on, const int16_t *w1, const int16_t *b1, const int16_t *w2,
+                 const int32_t *b2, int32_t scale)
+{
+    pthread_once(&g_once, global_init);
+    const GameOps *ops = game_ops(game);
+    if (!ops || !ops->net_set) return -1;
+    pthread_mutex_lock(&g_lock);
+    int rc = ops->net_set(on, w1, b1, w2, b2, scale);
+    if (rc == 0) tt_clear(&g_tt); /* stored scores were made with the old evaluation */
+    pthread_mutex_unlock(&g_lock);
+    return rc;
+}
+
+int core_net_check(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
+                   int side, int phase, int depth, uint64_t *out)
+{
+    GamePos p;
+    const GameOps *ops = depth < 0 ? NULL : make_pos(game, &p, height, top, extra, side, phase);
+    if (!ops || !ops->net_check) return -1;
+    pthread_mutex_lock(&g_lock);
+    *out = ops->net_check(&p, depth);
+    pthread_mutex_unlock(&g_lock);
+    return 0;
+}

@@ -5,6 +5,8 @@
  *   GAME_NAME  the game's name token (dvonn): the table is <GAME_NAME>_game, its .name the string
  *   GP, GPU    the prefix in lower and upper case (dv, DV): GP_gen ..., GPU_POINTS ...
  *   POS        the position type (DvPos)
+ *   GAME_NET   (optional) the game has an evaluation network: GP_net_set, GP_net_check and
+ *              GPU_NET_FEATURES, GPU_NET_HIDDEN, GPU_NET_BUCKETS (its <game>_nnue.h)
  *   GAME_SEARCH_VALUES(X)  the search parameters whose value the game changes, X(name, value)
  *              each (search_params.h); empty when the shared defaults serve
  * The game's header defines GPU_POINTS, GPU_MAX_MOVES, GPU_TURN_ACTIONS, GPU_NWEIGHTS and
@@ -127,6 +129,9 @@ static uint64_t S(ops_perft_stoppable)(const void *p, int depth, const int32_t *
 {
     return G(perft_stoppable)(p, depth, stop, stopped);
 }
+#ifdef GAME_NET
+static uint64_t S(ops_net_check)(const void *p, int depth) { return G(net_check)(p, depth); }
+#endif
 static int S(ops_solve)(const void *p, const SolveLimits *lim, SolveTT *tt, SolveResult *res)
 {
     return S(solve)(p, lim, tt, res);
@@ -147,6 +152,13 @@ const GameOps CAT(GAME_NAME, _game) = {
     .perft_stoppable = S(ops_perft_stoppable),
     .search = S(search_turn),
     .solve = S(ops_solve),
+#ifdef GAME_NET
+    .net_features = GU(NET_FEATURES),
+    .net_hidden = GU(NET_HIDDEN),
+    .net_buckets = GU(NET_BUCKETS),
+    .net_set = G(net_set),
+    .net_check = S(ops_net_check),
+#endif
     .eval_weights = {G(weights).v, GU(WEIGHT_INFO), GU(NWEIGHTS)},
     .search_params = {S(search_params).v, S(search_params_info), SEARCH_NPARAMS},
 };

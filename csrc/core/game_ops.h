@@ -43,6 +43,13 @@ typedef struct GameOps {
     int (*search)(const void *root, const SearchLimits *lim, TT *tt, SearchResult *res,
                   uint32_t *turn, int *turnlen);
     int (*solve)(const void *root, const SolveLimits *lim, SolveTT *tt, SolveResult *res);
+    /* An evaluation network (NULL entries: the game has none): its shape, installing its
+     * weights (on = 0: off again), and counting positions up to depth plies whose
+     * incrementally kept first layer differs from a fresh one. */
+    int net_features, net_hidden, net_buckets;
+    int (*net_set)(int on, const int16_t *w1, const int16_t *b1, const int16_t *w2,
+                   const int32_t *b2, int32_t scale);
+    uint64_t (*net_check)(const void *pos, int depth);
     WeightTable eval_weights;   /* the evaluation's (<game>_eval.h) */
     WeightTable search_params;  /* the search parameters with the game's defaults */
 } GameOps;

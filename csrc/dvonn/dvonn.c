@@ -158,6 +158,36 @@ void dv_init(DvPos *p, const uint8_t *height, const uint8_t *top,
     if (p->side) h ^= KEY_SIDE;
     if (p->phase) h ^= KEY_PHASE;
     p->hash = h;
+    if (p->phase && dv_net_on) dv_net_refresh(p);
+}
+
+static inline void net_stack(DvPos *p, int b, int sign)
+{
+    uint64_t bit = 1ull << b;
+    dv_net_update(p->acc, BIT2IDX[b], top_of(p, bit), p->height[b], (p->red & bit) != 0, sign);
+}
+
+void dv_net_refresh(DvPos *p)
+{
+    memcpy(p->acc[0], dv_net.b1, sizeof p->acc[0]);
+    memcpy(p->acc[1], dv_net.b1, sizeof p->acc[1]);
+    for (uint64_t o = p->occ; o; o &= o - 1) net_stack(p, ctz64(o), 1);
+}
+
+uint64_t dv_net_check(const DvPos *p, int depth)
+{
+    DvPos fresh = *p;
+    dv_net_refresh(&fresh);
+    uint64_t bad = p->phase && memcmp(fresh.acc, p->acc, sizeof p->acc) != 0;
+    if (depth <= 0) return bad;
+    uint32_t moves[DV_MAX_MOVES];
+    int n = dv_gen(p, moves);
+    for (int i = 0; i < n; i++) {
+        DvPos c = *p;
+        dv_play(&c, moves[i]);
+        bad += dv_net_check(&c, depth - 1);
+    }
+    return bad;
 }
 
 int dv_side(const DvPos *p) { return p->side; }
@@ -239,6 +269,7 @@ void dv_play(DvPos *p, uint32_t move)
             /* White places the last piece and also makes the first stack move. */
             p->phase = 1;
             p->hash ^= KEY_PHASE;
+            if (dv_net_on) dv_net_refresh(p);
         } else {
             p->side ^= 1;
             p->hash ^= KEY_SIDE;
@@ -249,6 +280,11 @@ void dv_play(DvPos *p, uint32_t move)
         int f = IDX2BIT[MOVE_FROM(move)], t = IDX2BIT[MOVE_TO(move)];
         uint64_t fb = 1ull << f, tb = 1ull << t;
         int s = top_of(p, fb), red_moved = (p->red & fb) != 0;
+        int net = dv_net_on;
+        if (net) {
+            net_stack(p, f, -1);
+            net_stack(p, t, -1);
+        }
         p->hash ^= key_at(p, f) ^ key_at(p, t);
         p->height[t] = (uint8_t)(p->height[t] + p->height[f]);
         p->height[f] = 0;
@@ -260,6 +296,7 @@ void dv_play(DvPos *p, uint32_t move)
         p->col[s] &= ~fb;
         p->red &= ~fb;
         p->hash ^= key_at(p, t);
+        if (net) net_stack(p, t, 1);
         /* Emptying f can only disconnect something if its occupied neighbours do not form
          * one contiguous arc (or if the red moved away from f). */
         int cut = red_moved;
@@ -279,6 +316,7 @@ void dv_play(DvPos *p, uint32_t move)
         for (uint64_t gone = p->occ & ~reach; gone; gone &= gone - 1) {
             int b = ctz64(gone);
             p->hash ^= key_at(p, b);
+            if (net) net_stack(p, b, -1);
             p->height[b] = 0;
         }
         p->occ = reach;

@@ -12,6 +12,7 @@
 #define GIPF_DVONN_H
 
 #include "common.h"
+#include "dvonn_nnue.h"
 
 #define DV_POINTS 49
 #define DV_BITS 55
@@ -26,6 +27,9 @@
 #define DV_MOVE(from, to) MAKE_MOVE((from), (to), DV_KIND_MOVE)
 
 typedef struct {
+    /* the network's first layer (White's view, Black's view), kept by dv_init and dv_play in
+     * the stacking phase while a network is on (dvonn_nnue.h); otherwise not read */
+    int16_t acc[2][DV_NET_HIDDEN];
     uint64_t occ;    /* occupied bits */
     uint64_t col[2]; /* stacks topped by White / Black (a lone red is in neither) */
     uint64_t red;    /* stacks containing at least one red piece */
@@ -50,6 +54,10 @@ void     dv_eval_pair(const DvPos *p, int32_t out[2]);
 /* The position with the turn passed, for null-move pruning: 1, or 0 where none is imagined. */
 int      dv_null_move(const DvPos *p, DvPos *out);
 uint64_t dv_perft(const DvPos *p, int depth);
+/* The network's accumulators computed afresh (dv_init and the last placement do it). */
+void     dv_net_refresh(DvPos *p);
+/* Positions up to depth plies on whose incrementally kept accumulators differ from fresh ones. */
+uint64_t dv_net_check(const DvPos *p, int depth);
 /* dv_perft's count, given up (*stopped set, the count meaningless) soon after *stop is set. */
 uint64_t dv_perft_stoppable(const DvPos *p, int depth, const int32_t *stop, int *stopped);
 

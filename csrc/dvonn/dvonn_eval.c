@@ -397,17 +397,27 @@ static inline __attribute__((always_inline)) void eval_parts(const DvPos *p, con
 
 int dv_eval(const DvPos *p)
 {
-    DvParts e;
-    eval_parts(p, &dv_weights.w, NULL, &e);
-    return side_eval(&e, &dv_weights.w, p->side, NULL);
+    int32_t out[2];
+    dv_eval_pair(p, out);
+    return out[p->side];
 }
 
 void dv_eval_pair(const DvPos *p, int32_t out[2])
 {
-    DvParts e;
-    eval_parts(p, &dv_weights.w, NULL, &e);
-    out[0] = side_eval(&e, &dv_weights.w, 0, NULL);
-    out[1] = side_eval(&e, &dv_weights.w, 1, NULL);
+    int net = p->phase && dv_net_on;
+    if (net && !dv_net.added) {
+        out[0] = out[1] = 0;
+    } else {
+        DvParts e;
+        eval_parts(p, &dv_weights.w, NULL, &e);
+        out[0] = side_eval(&e, &dv_weights.w, 0, NULL);
+        out[1] = side_eval(&e, &dv_weights.w, 1, NULL);
+    }
+    if (net) {
+        int stacks = popcount64(p->occ);
+        out[0] += dv_net_output(p->acc, 0, stacks);
+        out[1] += dv_net_output(p->acc, 1, stacks);
+    }
 }
 
 int dv_eval_terms(const DvPos *p, double *terms)

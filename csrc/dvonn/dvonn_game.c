@@ -9,6 +9,7 @@
  * kept by an SPRT (docs/strength.md, "What is kept"). */
 #define GAME_SEARCH_VALUES(X) X(search_lmp, 3) X(search_nullmove, 4) X(search_next_iteration, 60)
 
+#define GAME_NET
 #define GAME_NAME dvonn
 #define GP dv
 #define GPU DV

@@ -115,7 +115,7 @@ def cmd_weights(server: Server, args: list[str]) -> str:
         if verb == "set" and len(args) >= 3 and len(args) % 2 == 1:
             return str(evaluation.set_weights(zip(args[1::2], args[2::2]), game))
         if verb == "load" and len(args) >= 2:
-            return str(evaluation.load_file(" ".join(args[1:]), game))
+            return evaluation.load_file(" ".join(args[1:]), game)
         if verb == "reset" and len(args) == 1:
             evaluation.reset()
             return ""

@@ -170,7 +170,9 @@ def cmd_name(server: Server, args: list[str]) -> str:
 def cmd_version(server: Server, args: list[str]) -> str:
     arity(args, 0, usage="version")
     if core.AVAILABLE:
-        return f"{__version__} core=compiled"
+        from .. import network
+        names = network.loaded_names()
+        return f"{__version__} core=compiled" + "".join(f" {g}-network={n}" for g, n in names)
     return f"{__version__} core=unavailable ({core.UNAVAILABLE_REASON})"
 
 

@@ -209,10 +209,18 @@ def run(argv=None) -> int:
                     help="the two-thread stage's depth (default: each game's, "
                          + ", ".join(f"{GAMES[g].title} {plan.smp[1]}" for g, plan in plans().items()) + ")")
     ap.add_argument("--game", choices=sorted(plans()), help="only this game")
+    ap.add_argument("--network", metavar="FILE",
+                    help="search with this evaluation network (as `weights load FILE`) in this build")
     a = ap.parse_args(argv)
     if not core.AVAILABLE:
         print(f"bench: the compiled core is unavailable: {core.UNAVAILABLE_REASON}", file=sys.stderr)
         return 1
+    if a.network:
+        from engine import network
+        try:
+            print(f"network {network.load(a.network)}")
+        except network.NetworkError as e:
+            raise cli.ToolError(str(e)) from None
     other = None
     if a.against:
         other = load_core(a.against)
