@@ -34,6 +34,9 @@ def eval_table(game, phase: int) -> str:
     """The static evaluation of game's position, one line per weight, both colours."""
     _require_core()
     value, terms = core.eval_terms(game.name, game.cells, game.side, phase)
+    from . import network
+    if network.loaded(game.name) and phase == 1:  # the value the search uses: the network's
+        value = core.evaluate(game.name, game.cells, game.side, phase)
     width = max(len(name) for name, _, _ in terms)
     rows = [f"{'term':<{width}} {'white':>10} {'black':>10} {'white-black':>12}"]
     total_white = total_black = 0.0
@@ -47,7 +50,9 @@ def eval_table(game, phase: int) -> str:
                 f"{_number(diff):>12}")
     mover = "white" if game.side == 0 else "black"
     line = f"eval {value} (side to act: {mover})"
-    if abs((diff if game.side == 0 else -diff) - value) >= 1:
+    if network.loaded(game.name) and phase == 1:
+        line += f"; the network {network.loaded(game.name)} values it (the terms are the weights' alone)"
+    elif abs((diff if game.side == 0 else -diff) - value) >= 1:
         line += "; a decided position: the terms do not apply"
     rows.append(line)
     return "\n".join(rows)

@@ -130,3 +130,20 @@ def test_weights_load_installs_a_network_version_names_it_and_reset_removes_it(e
     assert engine.ok("version") == f"{plain} dvonn-network={name}"  # the good one still in place
     engine.ok("weights reset")
     assert engine.ok("version") == plain
+
+
+def test_eval_shows_the_value_the_network_gives_and_says_so(engine, tmp_path):
+    rng = random.Random(8)
+    g = DvonnGame()
+    while g.phase == "placement":
+        g.push(rng.choice(g.legal_moves()))
+    net = random_network(9)
+    path = tmp_path / "n.bin"
+    path.write_bytes(net.to_bytes())
+    engine.ok(f"setposition {g.position()}")
+    engine.ok(f"weights load {path}")
+    last = engine.ok("eval").splitlines()[-1]
+    side = "white" if g.side == 0 else "black"
+    assert last.startswith(f"eval {reference_eval(net, g.cells, g.side)} (side to act: {side}); "
+                           "the network n.bin ")
+    assert last.endswith("values it (the terms are the weights' alone)")
