@@ -12,7 +12,7 @@ from engine.games.dvonn.rules import DvonnGame
 
 pytestmark = pytest.mark.skipif(not core.AVAILABLE, reason=core.UNAVAILABLE_REASON or "no core")
 
-KINDS, HIDDEN, BUCKETS = 25, 32, 4
+KINDS, HIDDEN, BUCKETS = 50, 32, 4
 FEATURES = 49 * KINDS
 
 
@@ -48,11 +48,19 @@ def stacking_positions(seed: int, count: int):
 
 def reference_eval(net: network.Network, cells, side: int) -> int:
     """The network's output for the side to act, computed from the file's arrays alone."""
+    board = [(c, r) for r, n in enumerate((9, 10, 11, 10, 9)) for c in range(max(0, r - 2), max(0, r - 2) + n)]
+    at = {cell: i for i, cell in enumerate(board)}
+
+    def stuck(point):  # all six neighbours on the board and occupied
+        c, r = board[point]
+        around = [at.get((c + a, r + b)) for a, b in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))]
+        return all(n is not None and cells[n] for n in around)
+
     def feature(point, stack, view):
         top = "WBR".index(stack[-1])
         hb = min(len(stack), 5) - 1
         kind = 20 + hb if top == 2 else (0 if top == view else 10) + 2 * hb + ("R" in stack)
-        return point * KINDS + kind
+        return point * KINDS + 25 * stuck(point) + kind
 
     acc = [[net.b1[j] for j in range(HIDDEN)] for _ in range(2)]
     for point, stack in enumerate(cells):

@@ -161,17 +161,31 @@ void dv_init(DvPos *p, const uint8_t *height, const uint8_t *top,
     if (p->phase && dv_net_on) dv_net_refresh(p);
 }
 
-static inline void net_stack(DvPos *p, int b, int sign)
+/* The stack on b in or out of the network's first layer; stuck: the surrounded stacks. */
+static inline void net_stack(DvPos *p, int b, uint64_t stuck, int sign)
 {
     uint64_t bit = 1ull << b;
-    dv_net_update(p->acc, BIT2IDX[b], top_of(p, bit), p->height[b], (p->red & bit) != 0, sign);
+    dv_net_update(p->acc, BIT2IDX[b], top_of(p, bit), p->height[b], (p->red & bit) != 0,
+                  (stuck & bit) != 0, sign);
 }
 
 void dv_net_refresh(DvPos *p)
 {
     memcpy(p->acc[0], dv_net.b1, sizeof p->acc[0]);
     memcpy(p->acc[1], dv_net.b1, sizeof p->acc[1]);
-    for (uint64_t o = p->occ; o; o &= o - 1) net_stack(p, ctz64(o), 1);
+    uint64_t stuck = surrounded(p->occ);
+    for (uint64_t o = p->occ; o; o &= o - 1) net_stack(p, ctz64(o), stuck, 1);
+}
+
+/* After a move: the stacks that stayed put but became free to move (or stuck) change feature. */
+static void net_restuck(DvPos *p, uint64_t stuck_before, uint64_t skip)
+{
+    uint64_t stuck = surrounded(p->occ);
+    for (uint64_t ch = (stuck ^ stuck_before) & p->occ & ~skip; ch; ch &= ch - 1) {
+        int b = ctz64(ch);
+        net_stack(p, b, stuck_before, -1);
+        net_stack(p, b, stuck, 1);
+    }
 }
 
 uint64_t dv_net_check(const DvPos *p, int depth)
@@ -281,9 +295,11 @@ void dv_play(DvPos *p, uint32_t move)
         uint64_t fb = 1ull << f, tb = 1ull << t;
         int s = top_of(p, fb), red_moved = (p->red & fb) != 0;
         int net = dv_net_on;
+        uint64_t stuck0 = 0;
         if (net) {
-            net_stack(p, f, -1);
-            net_stack(p, t, -1);
+            stuck0 = surrounded(p->occ);
+            net_stack(p, f, stuck0, -1);
+            net_stack(p, t, stuck0, -1);
         }
         p->hash ^= key_at(p, f) ^ key_at(p, t);
         p->height[t] = (uint8_t)(p->height[t] + p->height[f]);
@@ -296,7 +312,6 @@ void dv_play(DvPos *p, uint32_t move)
         p->col[s] &= ~fb;
         p->red &= ~fb;
         p->hash ^= key_at(p, t);
-        if (net) net_stack(p, t, 1);
         /* Emptying f can only disconnect something if its occupied neighbours do not form
          * one contiguous arc (or if the red moved away from f). */
         int cut = red_moved;
@@ -316,13 +331,17 @@ void dv_play(DvPos *p, uint32_t move)
         for (uint64_t gone = p->occ & ~reach; gone; gone &= gone - 1) {
             int b = ctz64(gone);
             p->hash ^= key_at(p, b);
-            if (net) net_stack(p, b, -1);
+            if (net && b != t) net_stack(p, b, stuck0, -1);  /* t's new stack was never added */
             p->height[b] = 0;
         }
         p->occ = reach;
         p->col[0] &= reach;
         p->col[1] &= reach;
         p->red &= reach;
+        if (net) {
+            if (p->occ & tb) net_stack(p, t, surrounded(p->occ), 1);
+            net_restuck(p, stuck0, tb);
+        }
     }
     /* stack move or pass: the turn passes */
     p->side ^= 1;

@@ -21,7 +21,7 @@ from engine.tools import cli
 from engine.tools.tune import positions
 
 GAME = "dvonn"
-KINDS = 25            # features per point (csrc/dvonn/dvonn_nnue.h)
+KINDS = 50            # features per point (csrc/dvonn/dvonn_nnue.h)
 POINTS = 49
 FEATURES = POINTS * KINDS
 HIDDEN, BUCKETS = 32, 4
@@ -29,25 +29,45 @@ W1_LIMIT = 5.0        # |first-layer weight|: 50 of them x 127 stay inside int16
 TOPS = {"W": 0, "B": 1, "R": 2}
 
 
+def _board() -> list[tuple[int, int]]:
+    """The points in the canonical order (rows of 9, 10, 11, 10, 9) as axial (column, row), the
+    first row's first column 0, neighbours one of STEPS apart."""
+    return [(c, r) for r, n in enumerate((9, 10, 11, 10, 9)) for c in range(max(0, r - 2), max(0, r - 2) + n)]
+
+
+STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))
+
+
 def _symmetries() -> list[list[int]]:
-    """The board's four symmetries (identity, half turn, the two mirrors) as point permutations of
-    the canonical order (rows of 9, 10, 11, 10, 9 points; axial (column, row), the first row's
-    first column 0): the rules see only neighbours and lines, which they keep."""
-    cells = [(c, r) for r, n in enumerate((9, 10, 11, 10, 9)) for c in range(max(0, r - 2), max(0, r - 2) + n)]
+    """The board's four symmetries (identity, half turn, the two mirrors) as point permutations:
+    the rules see only neighbours and lines, which they keep."""
+    cells = _board()
     index = {cell: i for i, cell in enumerate(cells)}
     maps = [lambda c, r: (c, r), lambda c, r: (10 - c, 4 - r),
             lambda c, r: (c - r + 2, 4 - r), lambda c, r: (8 - c + r, r)]
     return [[index[m(c, r)] for c, r in cells] for m in maps]
 
 
+def _neighbours() -> list[list[int]]:
+    """Each point's neighbours; None for a side off the board (such a point is never surrounded)."""
+    cells = _board()
+    index = {cell: i for i, cell in enumerate(cells)}
+    return [[index.get((c + a, r + b)) for a, b in STEPS] for c, r in cells]
+
+
 SYMMETRIES = _symmetries()
+NEIGHBOURS = _neighbours()
 
 
-def feature(point: int, stack: str, view: int) -> int:
-    """As dv_net_feature: top (viewer's / opponent's / red), height 1..5+, red inside."""
+def feature(point: int, stack: str, stuck: bool, view: int) -> int:
+    """As dv_net_feature: top (viewer's / opponent's / red), height 1..5+, red inside, surrounded."""
     top, hb = TOPS[stack[-1]], min(len(stack), 5) - 1
     kind = 20 + hb if top == 2 else (0 if top == view else 10) + 2 * hb + ("R" in stack)
-    return point * KINDS + kind
+    return point * KINDS + 25 * stuck + kind
+
+
+def surrounded(cells, point: int) -> bool:
+    return all(n is not None and cells[n] for n in NEIGHBOURS[point])
 
 
 def bucket(stacks: int) -> int:
@@ -60,8 +80,9 @@ def encode(cells, side: int, perm: list[int]) -> tuple[list[int], list[int], int
     mine, theirs = [], []
     for point, stack in enumerate(cells):
         if stack:
-            mine.append(feature(perm[point], stack, side))
-            theirs.append(feature(perm[point], stack, 1 - side))
+            stuck = surrounded(cells, point)
+            mine.append(feature(perm[point], stack, stuck, side))
+            theirs.append(feature(perm[point], stack, stuck, 1 - side))
     stacks = len(mine)
     pad = [FEATURES] * (POINTS - stacks)
     return mine + pad, theirs + pad, bucket(stacks)
@@ -89,17 +110,15 @@ def load(paths: list[str]):
 
 
 def _factors() -> list[int]:
-    """For each feature, its shared factors' rows: the kind alone (0 .. 24), and the kind at the
-    point's ring (25 + 25 x ring + kind; ring 0 the edge, 1 next to it, 2 inside).  Training adds
+    """For each feature, its shared factors' rows: the kind alone (0 .. 49), and the kind at the
+    point's ring (50 + 50 x ring + kind; ring 0 the edge, 1 next to it, 2 inside).  Training adds
     them to the feature's own weights (so what a kind is worth anywhere is learnt from every point's
     data); the export folds them in, the engine never sees them."""
-    cells = [(c, r) for r, n in enumerate((9, 10, 11, 10, 9)) for c in range(max(0, r - 2), max(0, r - 2) + n)]
-    on = set(cells)
-    steps = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))
-    edge = {x for x in cells if any((x[0] + a, x[1] + b) not in on for a, b in steps)}
-    near = {x for x in cells if x not in edge and any((x[0] + a, x[1] + b) in edge for a, b in steps)}
-    ring = [0 if x in edge else 1 if x in near else 2 for x in cells]
-    return [f % KINDS for f in range(FEATURES)] + [25 + 25 * ring[f // KINDS] + f % KINDS for f in range(FEATURES)]
+    edge = {i for i, nbrs in enumerate(NEIGHBOURS) if None in nbrs}
+    near = {i for i, nbrs in enumerate(NEIGHBOURS) if i not in edge and edge & set(nbrs)}
+    ring = [0 if i in edge else 1 if i in near else 2 for i in range(POINTS)]
+    return [f % KINDS for f in range(FEATURES)] + \
+        [KINDS + KINDS * ring[f // KINDS] + f % KINDS for f in range(FEATURES)]
 
 
 def make_model():
@@ -111,7 +130,7 @@ def make_model():
         def __init__(self):
             super().__init__()
             self.ft = nn.Parameter(torch.randn(FEATURES, HIDDEN) * 0.02)
-            self.factor = nn.Parameter(torch.randn(100, HIDDEN) * 0.05)
+            self.factor = nn.Parameter(torch.randn(4 * KINDS, HIDDEN) * 0.05)
             self.register_buffer("factor_rows", torch.tensor(_factors()).view(2, FEATURES))
             self.b1 = nn.Parameter(torch.full((HIDDEN,), 0.3))
             self.out = nn.Linear(2 * HIDDEN, BUCKETS)
