@@ -88,25 +88,57 @@ def encode(cells, side: int, perm: list[int]) -> tuple[list[int], list[int], int
     return mine + pad, theirs + pad, bucket(stacks)
 
 
-def load(paths: list[str]):
-    """Arrays of the stacking positions in the files, each in its four symmetric forms (rows
-    4i .. 4i + 3): features (both views), buckets, results, search scores, linear evaluations,
-    game numbers."""
+def _load_file(path: str):
+    """One file's stacking positions, each in its four symmetric forms (rows 4i .. 4i + 3):
+    features (both views), buckets, results, search scores, linear evaluations, game numbers."""
     import numpy as np
 
     from engine import core
     rows = []
-    for game, result, score, number in positions(GAME, paths, "movement"):
+    for game, result, score, number in positions(GAME, [path], "movement"):
         linear = core.evaluate(GAME, game.cells, game.side, 1)
         for perm in SYMMETRIES:
             mine, theirs, b = encode(game.cells, game.side, perm)
             rows.append((mine, theirs, b, result, score, linear, number))
-    if not rows:
+    cols = list(zip(*rows)) if rows else [[]] * 7
+    return [np.array(cols[0], np.int16).reshape(-1, POINTS), np.array(cols[1], np.int16).reshape(-1, POINTS),
+            np.array(cols[2], np.int64), np.array(cols[3], np.float32), np.array(cols[4], np.float32),
+            np.array(cols[5], np.float32), np.array(cols[6], np.int64)]
+
+
+def _cached(path: str, cache: str | None):
+    """_load_file's arrays, kept in the folder cache (keyed by the file's name, size and time)."""
+    import numpy as np
+    if not cache:
+        return _load_file(path)
+    st = os.stat(path)
+    key = os.path.join(cache, f"{os.path.basename(path)}-{st.st_size}-{st.st_mtime_ns}-k{KINDS}.npz")
+    if os.path.exists(key):
+        with np.load(key) as saved:
+            return [saved[f"a{i}"] for i in range(7)]
+    arrays = _load_file(path)
+    np.savez(key + ".part.npz", **{f"a{i}": a for i, a in enumerate(arrays)})
+    os.replace(key + ".part.npz", key)
+    return arrays
+
+
+def load(paths: list[str], cache: str | None = None):
+    """The stacking positions of all the files (_load_file's arrays joined; game numbers kept
+    apart per file); the features as int64."""
+    import numpy as np
+    parts = []
+    for number, path in enumerate(paths):
+        try:
+            arrays = _cached(path, cache)
+        except OSError as e:
+            raise cli.ToolError(f"cannot read {path}: {e.strerror or e}") from None
+        arrays[6] = arrays[6] + number * 1_000_000_000
+        parts.append(arrays)
+    joined = [np.concatenate([p[i] for p in parts]) for i in range(7)]
+    if not len(joined[2]):
         raise cli.ToolError("no stacking positions in the data")
-    cols = list(zip(*rows))
-    return (np.array(cols[0], np.int64), np.array(cols[1], np.int64), np.array(cols[2], np.int64),
-            np.array(cols[3], np.float32), np.array(cols[4], np.float32),
-            np.array(cols[5], np.float32), np.array(cols[6], np.int64))
+    joined[0], joined[1] = joined[0].astype(np.int64), joined[1].astype(np.int64)
+    return tuple(joined)
 
 
 def _factors() -> list[int]:
@@ -192,6 +224,8 @@ def parse_args(argv=None):
     p.add_argument("--decay", type=float, default=1e-4, help="AdamW's weight decay (default 1e-4)")
     p.add_argument("--batch", type=int, default=512)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--cache", metavar="DIR",
+                   help="keep each data file's encoded positions in DIR (reused while the file is unchanged)")
     p.add_argument("--checkpoint", help="state file: written after every epoch, resumed from if present")
     args = p.parse_args(argv)
     if not 0 <= args.lam <= 1 or not 0 < args.holdout < 1 or args.epochs < 1 or args.k <= 0:
@@ -213,7 +247,9 @@ def run(argv=None) -> int:
     if not core.AVAILABLE:
         raise cli.ToolError(f"the compiled core is unavailable: {core.UNAVAILABLE_REASON}")
     cli.check_writable(args.out)
-    data = load(args.data)
+    if args.cache and not os.path.isdir(args.cache):
+        raise cli.ToolError(f"--cache {args.cache}: no such folder")
+    data = load(args.data, args.cache)
     from engine.tools.train_loop import fit
     fit(args, data, 400.0 / (math.log(10.0) * args.k))
     print(f"train: wrote {os.path.abspath(args.out)}", file=sys.stderr)
