@@ -6,8 +6,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import REPO
+
 from engine import core, network
 from engine.games.dvonn.rules import DvonnGame
 

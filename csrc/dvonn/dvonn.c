@@ -295,12 +295,8 @@ void dv_play(DvPos *p, uint32_t move)
         uint64_t fb = 1ull << f, tb = 1ull << t;
         int s = top_of(p, fb), red_moved = (p->red & fb) != 0;
         int net = dv_net_on;
-        uint64_t stuck0 = 0;
-        if (net) {
-            stuck0 = surrounded(p->occ);
-            net_stack(p, f, stuck0, -1);
-            net_stack(p, t, stuck0, -1);
-        }
+        uint64_t stuck0 = net ? surrounded(p->occ) : 0;
+        if (net) net_stack(p, f, stuck0, -1), net_stack(p, t, stuck0, -1);
         p->hash ^= key_at(p, f) ^ key_at(p, t);
         p->height[t] = (uint8_t)(p->height[t] + p->height[f]);
         p->height[f] = 0;

@@ -48,7 +48,7 @@ def _symmetries() -> list[list[int]]:
     return [[index[m(c, r)] for c, r in cells] for m in maps]
 
 
-def _neighbours() -> list[list[int]]:
+def _neighbours() -> list[list[int | None]]:
     """Each point's neighbours; None for a side off the board (such a point is never surrounded)."""
     cells = _board()
     index = {cell: i for i, cell in enumerate(cells)}
@@ -100,7 +100,7 @@ def _load_file(path: str):
         for perm in SYMMETRIES:
             mine, theirs, b = encode(game.cells, game.side, perm)
             rows.append((mine, theirs, b, result, score, linear, number))
-    cols = list(zip(*rows)) if rows else [[]] * 7
+    cols: list = list(zip(*rows)) if rows else [[] for _ in range(7)]
     return [np.array(cols[0], np.int16).reshape(-1, POINTS), np.array(cols[1], np.int16).reshape(-1, POINTS),
             np.array(cols[2], np.int64), np.array(cols[3], np.float32), np.array(cols[4], np.float32),
             np.array(cols[5], np.float32), np.array(cols[6], np.int64)]
