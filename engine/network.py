@@ -3,8 +3,10 @@
 A network file (written by gipf-train, engine/tools/train.py) is, little-endian:
   header  magic b"GIPFNNUE", format version (u32), game name (8 bytes, NUL-padded),
           features, hidden, buckets, QA, QB, mode (u32 each; mode 1: the network is the
-          whole stacking evaluation, 2: a correction added to the named weights' one), score
-          scale (i32: score points per unit of the output, the win-probability logit)
+          whole stacking evaluation, 2: a correction added to the named weights' one), the
+          most stacks a position it values has (u32, 1 .. 49; 49 in mode 1: all; the
+          weights' evaluation alone in the others), score scale (i32: score points per unit
+          of the output, the win-probability logit)
   body    first layer int16[features][hidden], its bias int16[hidden],
           output int16[buckets][2 * hidden], its bias int32[buckets]
   trailer SHA-256 of header and body (32 bytes)
@@ -25,7 +27,7 @@ from .bounded_read import MIB, InputError, read_bytes
 
 MAGIC = b"GIPFNNUE"
 FORMAT_VERSION = 1
-HEADER = struct.Struct("<8sI8s6Ii")
+HEADER = struct.Struct("<8sI8s7Ii")
 MODES = {1: "alone", 2: "added to the weights' evaluation"}
 DIGEST_BYTES = 32
 MAX_NETWORK_BYTES = 16 * MIB
@@ -45,6 +47,7 @@ class Network:
     buckets: int
     scale: int
     mode: int   # MODES
+    max_stacks: int
     w1: array   # int16, features x hidden
     b1: array   # int16, hidden
     w2: array   # int16, buckets x 2 hidden
@@ -52,7 +55,7 @@ class Network:
 
     def to_bytes(self) -> bytes:
         head = HEADER.pack(MAGIC, FORMAT_VERSION, self.game.encode(), self.features, self.hidden,
-                           self.buckets, QA, QB, self.mode, self.scale)
+                           self.buckets, QA, QB, self.mode, self.max_stacks, self.scale)
         body = head + b"".join(_little(a).tobytes() for a in (self.w1, self.b1, self.w2, self.b2))
         return body + hashlib.sha256(body).digest()
 
@@ -72,13 +75,15 @@ def parse(data: bytes) -> Network:
     """The network in a file's bytes; NetworkError naming the first check that fails."""
     if len(data) < HEADER.size + DIGEST_BYTES or not is_network(data):
         raise NetworkError("not a network file (no GIPFNNUE header)")
-    magic, version, game, features, hidden, buckets, qa, qb, mode, scale = HEADER.unpack_from(data)
+    magic, version, game, features, hidden, buckets, qa, qb, mode, max_stacks, scale = HEADER.unpack_from(data)
     if version != FORMAT_VERSION:
         raise NetworkError(f"network format version {version}, this engine reads {FORMAT_VERSION}")
     if (qa, qb) != (QA, QB):
         raise NetworkError(f"network scales {qa}/{qb}, the core uses {QA}/{QB}")
     if mode not in MODES:
         raise NetworkError(f"network mode {mode}: 1 (alone) or 2 (added to the weights' evaluation)")
+    if not 1 <= max_stacks <= 49 or (mode == 1 and max_stacks != 49):
+        raise NetworkError(f"network stack limit {max_stacks}: 1 .. 49 (49 when alone)")
     sizes = [features * hidden * 2, hidden * 2, buckets * 2 * hidden * 2, buckets * 4]
     if len(data) != HEADER.size + sum(sizes) + DIGEST_BYTES:
         raise NetworkError(f"network size {len(data)} bytes does not match its shape "
@@ -91,7 +96,7 @@ def parse(data: bytes) -> Network:
         parts.append(_little(part))
         at += size
     return Network(game.rstrip(b"\0").decode("ascii", "replace"), features, hidden, buckets,
-                   scale, mode, *parts)
+                   scale, mode, max_stacks, *parts)
 
 
 _loaded: dict[str, str] = {}  # game -> the loaded network's name
@@ -121,7 +126,7 @@ def install(net: Network, name: str) -> None:
                            f"is {shape[0]}x{shape[1]}x{shape[2]}")
     arrays = [ffi.from_buffer(t, a) for t, a in
               zip(("int16_t[]",) * 3 + ("int32_t[]",), (net.w1, net.b1, net.w2, net.b2))]
-    if lib.core_net_set(gid, net.mode, *arrays, net.scale) != 0:
+    if lib.core_net_set(gid, net.mode, *arrays, net.scale, net.max_stacks) != 0:
         raise NetworkError(f"network scale {net.scale} out of range")
     _loaded[net.game] = name
 
@@ -147,7 +152,7 @@ def unload(game: str) -> None:
     if core.AVAILABLE and game in _loaded:
         lib = core._lib
         lib.core_net_set(lib.core_game(game.encode()), 0, core._ffi.NULL, core._ffi.NULL,
-                         core._ffi.NULL, core._ffi.NULL, 0)
+                         core._ffi.NULL, core._ffi.NULL, 0, 0)
         del _loaded[game]
 
 

@@ -16,10 +16,10 @@ KINDS, HIDDEN, BUCKETS = 50, 32, 4
 FEATURES = 49 * KINDS
 
 
-def random_network(seed: int, mode: int = 1) -> network.Network:
+def random_network(seed: int, mode: int = 1, max_stacks: int = 49) -> network.Network:
     rng = random.Random(seed)
     return network.Network(
-        "dvonn", FEATURES, HIDDEN, BUCKETS, 245, mode,
+        "dvonn", FEATURES, HIDDEN, BUCKETS, 245, mode, max_stacks,
         array("h", [rng.randint(-40, 40) for _ in range(FEATURES * HIDDEN)]),
         array("h", [rng.randint(0, 80) for _ in range(HIDDEN)]),
         array("h", [rng.randint(-64, 64) for _ in range(BUCKETS * 2 * HIDDEN)]),
@@ -78,24 +78,28 @@ def reference_eval(net: network.Network, cells, side: int) -> int:
     return int(total * net.scale / (network.QA * network.QB))  # C's division: towards zero
 
 
-def test_the_first_layer_kept_through_moves_and_island_removals_equals_a_fresh_one(installed):
-    installed(random_network(1))
+@pytest.mark.parametrize("mode, max_stacks", [(1, 49), (2, 40)])
+def test_the_first_layer_kept_through_moves_and_island_removals_equals_a_fresh_one(installed, mode, max_stacks):
+    installed(random_network(1, mode, max_stacks))
     for g in stacking_positions(seed=2, count=12):
         assert network.check("dvonn", list(g.cells), g.side, core.phase(g), 2) == 0, g.position()
 
 
-@pytest.mark.parametrize("mode", [1, 2])
-def test_the_stacking_evaluation_is_the_network_alone_or_added_to_the_weights(installed, mode):
-    positions = stacking_positions(seed=3, count=25)
+@pytest.mark.parametrize("mode, max_stacks", [(1, 49), (2, 49), (2, 30)])
+def test_the_stacking_evaluation_is_the_network_alone_or_added_to_the_weights(installed, mode, max_stacks):
+    positions = stacking_positions(seed=3, count=60)
     linear = [core.evaluate("dvonn", list(g.cells), g.side, core.phase(g)) for g in positions]
-    net = random_network(4, mode)
+    net = random_network(4, mode, max_stacks)
     installed(net)
+    valued = 0
     for g, base in zip(positions, linear):
         value = core.evaluate("dvonn", list(g.cells), g.side, core.phase(g))
-        if g.phase == "placement":
-            assert value == base  # placement keeps the weights' evaluation
+        if g.phase == "placement" or sum(1 for c in g.cells if c) > max_stacks:
+            assert value == base  # the weights' evaluation: placement, or more stacks than the limit
             continue
+        valued += 1
         assert value == reference_eval(net, g.cells, g.side) + (base if mode == 2 else 0), g.position()
+    assert valued > 10
 
 
 def test_a_network_file_round_trips_and_every_damage_is_named():

@@ -259,13 +259,13 @@ int core_net_shape(int game, int *features, int *hidden, int *buckets)
 }
 
 int core_net_set(int game, int on, const int16_t *w1, const int16_t *b1, const int16_t *w2,
-                 const int32_t *b2, int32_t scale)
+                 const int32_t *b2, int32_t scale, int32_t max_stacks)
 {
     pthread_once(&g_once, global_init);
     const GameOps *ops = game_ops(game);
     if (!ops || !ops->net_set) return -1;
     pthread_mutex_lock(&g_lock);
-    int rc = ops->net_set(on, w1, b1, w2, b2, scale);
+    int rc = ops->net_set(on, w1, b1, w2, b2, scale, max_stacks);
     if (rc == 0) tt_clear(&g_tt); /* stored scores were made with the old evaluation */
     pthread_mutex_unlock(&g_lock);
     return rc;

@@ -139,11 +139,12 @@ int  core_eval_terms(int game, const uint8_t *height, const uint8_t *top, const 
                      int side, int phase, double *terms, int *out);
 /* The game's evaluation network: its shape (-1 if it has none); installing weights of that
  * shape (w1 features x hidden, b1 hidden, w2 buckets x 2 hidden, b2 buckets; on = 0: back to
- * the named weights' evaluation; clears the table); and the positions up to depth plies on
+ * the named weights' evaluation; max_stacks: the network values positions with at most this
+ * many stacks (or pieces), the others the game's own evaluation; clears the table); and the positions up to depth plies on
  * whose incrementally kept first layer differs from a fresh one (*out). */
 int  core_net_shape(int game, int *features, int *hidden, int *buckets);
 int  core_net_set(int game, int on, const int16_t *w1, const int16_t *b1, const int16_t *w2,
-                  const int32_t *b2, int32_t scale);
+                  const int32_t *b2, int32_t scale, int32_t max_stacks);
 int  core_net_check(int game, const uint8_t *height, const uint8_t *top, const uint8_t *extra,
                     int side, int phase, int depth, uint64_t *out);
 /* cdef-end */

@@ -48,7 +48,7 @@ typedef struct GameOps {
      * incrementally kept first layer differs from a fresh one. */
     int net_features, net_hidden, net_buckets;
     int (*net_set)(int on, const int16_t *w1, const int16_t *b1, const int16_t *w2,
-                   const int32_t *b2, int32_t scale);
+                   const int32_t *b2, int32_t scale, int32_t max_stacks);
     uint64_t (*net_check)(const void *pos, int depth);
     WeightTable eval_weights;   /* the evaluation's (<game>_eval.h) */
     WeightTable search_params;  /* the search parameters with the game's defaults */

@@ -158,7 +158,7 @@ void dv_init(DvPos *p, const uint8_t *height, const uint8_t *top,
     if (p->side) h ^= KEY_SIDE;
     if (p->phase) h ^= KEY_PHASE;
     p->hash = h;
-    if (p->phase && dv_net_on) dv_net_refresh(p);
+    dv_net_enter(p);
 }
 
 /* The stack on b in or out of the network's first layer; stuck: the surrounded stacks. */
@@ -169,7 +169,7 @@ static inline void net_stack(DvPos *p, int b, uint64_t stuck, int sign)
                   (stuck & bit) != 0, sign);
 }
 
-void dv_net_refresh(DvPos *p)
+static void net_refresh(DvPos *p)
 {
     memcpy(p->acc[0], dv_net.b1, sizeof p->acc[0]);
     memcpy(p->acc[1], dv_net.b1, sizeof p->acc[1]);
@@ -188,11 +188,17 @@ static void net_restuck(DvPos *p, uint64_t stuck_before, uint64_t skip)
     }
 }
 
+void dv_net_enter(DvPos *p)
+{
+    p->acc_ok = p->phase && dv_net_on && popcount64(p->occ) <= dv_net.max_stacks;
+    if (p->acc_ok) net_refresh(p);
+}
+
 uint64_t dv_net_check(const DvPos *p, int depth)
 {
     DvPos fresh = *p;
-    dv_net_refresh(&fresh);
-    uint64_t bad = p->phase && memcmp(fresh.acc, p->acc, sizeof p->acc) != 0;
+    dv_net_enter(&fresh);
+    uint64_t bad = fresh.acc_ok != p->acc_ok || (p->acc_ok && memcmp(fresh.acc, p->acc, sizeof p->acc) != 0);
     if (depth <= 0) return bad;
     uint32_t moves[DV_MAX_MOVES];
     int n = dv_gen(p, moves);
@@ -283,7 +289,7 @@ void dv_play(DvPos *p, uint32_t move)
             /* White places the last piece and also makes the first stack move. */
             p->phase = 1;
             p->hash ^= KEY_PHASE;
-            if (dv_net_on) dv_net_refresh(p);
+            dv_net_enter(p);
         } else {
             p->side ^= 1;
             p->hash ^= KEY_SIDE;
@@ -294,7 +300,7 @@ void dv_play(DvPos *p, uint32_t move)
         int f = IDX2BIT[MOVE_FROM(move)], t = IDX2BIT[MOVE_TO(move)];
         uint64_t fb = 1ull << f, tb = 1ull << t;
         int s = top_of(p, fb), red_moved = (p->red & fb) != 0;
-        int net = dv_net_on;
+        int net = p->acc_ok;
         uint64_t stuck0 = net ? surrounded(p->occ) : 0;
         if (net) net_stack(p, f, stuck0, -1), net_stack(p, t, stuck0, -1);
         p->hash ^= key_at(p, f) ^ key_at(p, t);
@@ -337,6 +343,8 @@ void dv_play(DvPos *p, uint32_t move)
         if (net) {
             if (p->occ & tb) net_stack(p, t, surrounded(p->occ), 1);
             net_restuck(p, stuck0, tb);
+        } else if (dv_net_on) {
+            dv_net_enter(p);  /* few enough stacks left now? */
         }
     }
     /* stack move or pass: the turn passes */

@@ -38,6 +38,7 @@ typedef struct {
     uint8_t side;    /* side to act */
     uint8_t phase;   /* 0 placement, 1 movement */
     uint8_t placed;  /* pieces placed so far (placement phase) */
+    uint8_t acc_ok;  /* acc is kept (a network is on, stacking, at most its max_stacks stacks) */
 } DvPos;
 
 void     dv_global_init(void);
@@ -54,8 +55,8 @@ void     dv_eval_pair(const DvPos *p, int32_t out[2]);
 /* The position with the turn passed, for null-move pruning: 1, or 0 where none is imagined. */
 int      dv_null_move(const DvPos *p, DvPos *out);
 uint64_t dv_perft(const DvPos *p, int depth);
-/* The network's accumulators computed afresh (dv_init and the last placement do it). */
-void     dv_net_refresh(DvPos *p);
+/* The network's accumulators computed afresh if the network values p (acc_ok says whether). */
+void     dv_net_enter(DvPos *p);
 /* Positions up to depth plies on whose incrementally kept accumulators differ from fresh ones. */
 uint64_t dv_net_check(const DvPos *p, int depth);
 /* dv_perft's count, given up (*stopped set, the count meaningless) soon after *stop is set. */

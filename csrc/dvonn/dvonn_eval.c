@@ -404,7 +404,7 @@ int dv_eval(const DvPos *p)
 
 void dv_eval_pair(const DvPos *p, int32_t out[2])
 {
-    int net = p->phase && dv_net_on;
+    int net = p->acc_ok;
     if (net && !dv_net.added) {
         out[0] = out[1] = 0;
     } else {

@@ -32,19 +32,22 @@ int dv_net_output(const int16_t acc[2][DV_NET_HIDDEN], int s, int stacks)
 }
 
 int dv_net_set(int on, const int16_t *w1, const int16_t *b1, const int16_t *w2,
-               const int32_t *b2, int32_t scale)
+               const int32_t *b2, int32_t scale, int32_t max_stacks)
 {
     if (!on) {
         dv_net_on = 0;
         return 0;
     }
-    if (on < 0 || on > 2 || !w1 || !b1 || !w2 || !b2 || scale <= 0 || scale > 100000) return -1;
+    if (on < 0 || on > 2 || !w1 || !b1 || !w2 || !b2 || scale <= 0 || scale > 100000 ||
+        max_stacks < 1 || max_stacks > 49 || (on == 1 && max_stacks != 49))
+        return -1;
     memcpy(dv_net.w1, w1, sizeof dv_net.w1);
     memcpy(dv_net.b1, b1, sizeof dv_net.b1);
     memcpy(dv_net.w2, w2, sizeof dv_net.w2);
     memcpy(dv_net.b2, b2, sizeof dv_net.b2);
     dv_net.scale = scale;
     dv_net.added = on == 2;
+    dv_net.max_stacks = max_stacks;
     dv_net_on = 1;
     return 0;
 }

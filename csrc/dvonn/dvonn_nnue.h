@@ -27,6 +27,7 @@ typedef struct {
     int32_t b2[DV_NET_BUCKETS];
     int32_t scale;  /* score points per unit of the output (the win-probability logit) */
     int32_t added;  /* 1: the output is added to the named weights' evaluation (a correction) */
+    int32_t max_stacks;  /* the network values positions with at most this many stacks only */
 } DvNet;
 
 /* Read by dv_play and the evaluation; set between searches only (under the core's lock). */
@@ -64,10 +65,11 @@ static inline void dv_net_update(int16_t acc[2][DV_NET_HIDDEN], int point, int t
 /* The output from side s's view, in score points, for stacks stacks left. */
 int dv_net_output(const int16_t acc[2][DV_NET_HIDDEN], int s, int stacks);
 
-/* Install a network (shape as above): on = 1 alone, 2 added to the named weights' evaluation;
+/* Install a network (shape as above): on = 1 alone, 2 added to the named weights' evaluation,
+ * in positions of at most max_stacks stacks (the weights' evaluation alone in the others);
  * 0, or -1 if an argument is out of range.  on = 0 goes back to the named weights' evaluation
  * alone (the arrays may then be NULL). */
 int dv_net_set(int on, const int16_t *w1, const int16_t *b1, const int16_t *w2,
-               const int32_t *b2, int32_t scale);
+               const int32_t *b2, int32_t scale, int32_t max_stacks);
 
 #endif

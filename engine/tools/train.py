@@ -190,7 +190,7 @@ def make_model():
     return Net()
 
 
-def export(model, scale: float, mode: int):
+def export(model, scale: float, mode: int, max_stacks: int = POINTS):
     """The model as a quantised Network (engine/network.py)."""
     from array import array
 
@@ -202,7 +202,7 @@ def export(model, scale: float, mode: int):
         b1 = torch.round(model.b1 * QA).to(torch.int16).tolist()
         w2 = torch.round(model.out.weight * QB).clamp(-32767, 32767).to(torch.int16).flatten().tolist()
         b2 = torch.round(model.out.bias * QA * QB).to(torch.int32).tolist()
-    return Network(GAME, FEATURES, HIDDEN, BUCKETS, int(round(scale)), mode,
+    return Network(GAME, FEATURES, HIDDEN, BUCKETS, int(round(scale)), mode, max_stacks,
                    array("h", w1), array("h", b1), array("h", w2), array("i", b2))
 
 
@@ -220,6 +220,9 @@ def parse_args(argv=None):
     p.add_argument("--added", action="store_true",
                    help="train a correction added to the named weights' evaluation (mode 2) "
                         "instead of the whole stacking evaluation")
+    p.add_argument("--max-stacks", type=int, default=POINTS, metavar="N",
+                   help="with --added: train on and value only positions of at most N stacks "
+                        "(the engine keeps the network's first layer from there on; default 49: all)")
     p.add_argument("--lr", type=float, default=2e-3)
     p.add_argument("--decay", type=float, default=1e-4, help="AdamW's weight decay (default 1e-4)")
     p.add_argument("--batch", type=int, default=512)
@@ -230,6 +233,8 @@ def parse_args(argv=None):
     args = p.parse_args(argv)
     if not 0 <= args.lam <= 1 or not 0 < args.holdout < 1 or args.epochs < 1 or args.k <= 0:
         p.error("--lam in [0, 1], --holdout in (0, 1), --epochs >= 1, --k > 0")
+    if not 1 <= args.max_stacks <= POINTS or (args.max_stacks < POINTS and not args.added):
+        p.error("--max-stacks from 1 to 49, below 49 only with --added")
     return args
 
 

@@ -6,7 +6,7 @@ import os
 import sys
 
 from engine.tools import cli
-from engine.tools.train import export, make_model
+from engine.tools.train import FEATURES, export, make_model
 from engine.tools.tune import held_out_games
 
 
@@ -68,6 +68,11 @@ def fit(args, data, scale: float) -> None:
 
     torch.manual_seed(args.seed)
     mine, theirs, buckets, results, scores, linear, games = data
+    kept = (mine < FEATURES).sum(axis=1) <= args.max_stacks  # the positions the network values
+    if not kept.any():
+        raise cli.ToolError(f"no stacking position with at most {args.max_stacks} stacks")
+    mine, theirs, buckets, results, scores, linear, games = (
+        a[kept] for a in (mine, theirs, buckets, results, scores, linear, games))
     test = held_out_games(games, args.holdout, args.seed)
     if test.all() or not test.any():
         raise cli.ToolError("too few games to hold a share out")
@@ -95,7 +100,7 @@ def fit(args, data, scale: float) -> None:
         error = held_out_error(torch, model, tensors, test_t)
         print(f"epoch {epoch + 1}/{args.epochs}: training error {train_error:.5f}, held-out "
               f"{error:.5f} (linear evaluation {linear_error:.5f})", file=sys.stderr)
-        _write_atomically(args.out, export(model, scale, 2 if args.added else 1).to_bytes())
+        _write_atomically(args.out, export(model, scale, 2 if args.added else 1, args.max_stacks).to_bytes())
         if args.checkpoint:
             torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch},
                        args.checkpoint + ".tmp")
