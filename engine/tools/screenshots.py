@@ -169,6 +169,9 @@ def scene_review(page: Page) -> None:
               REVIEW_WAIT_S)
     page.after(lambda: page.d.find_element(page.by.CSS_SELECTOR, '.review-move[data-ply="10"]').click(),
                "the position after move 10")
+    # the click scrolled the table into view: a taller window shows the board and the review whole
+    page.d.set_window_size(WIDTH, 1300)
+    page.js("window.scrollTo(0, 0)")
 
 
 def scene_navigation(page: Page) -> None:
