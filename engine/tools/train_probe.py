@@ -6,7 +6,8 @@ Adds to each stack's point feature (engine/tools/train.py) a second one: its kin
 to the nearest stack holding a red piece (0 .. 3, 4 and more), either straight on the board
 (hex: changes only when a red stack moves) or along occupied points (occ: the path a cut-off
 breaks).  Trains as gipf-train does (lam 0.5, a fifth of the games held out) and prints the
-held-out error beside the linear evaluation's; exports nothing.""" 
+held-out error beside the linear evaluation's; exports nothing."""
+
 import math
 import os
 import sys
@@ -127,8 +128,8 @@ def main():
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=decay)
     tr = torch.from_numpy(np.flatnonzero(~test))
     te = torch.from_numpy(np.flatnonzero(test))
-    print(f"{mode} {'added' if added else 'alone'} <= {max_stacks}: {len(tr)//4} train {len(te)//4} test, linear {lin_err:.5f}",
-          flush=True)
+    print(f"{mode} {'added' if added else 'alone'} <= {max_stacks}: {len(tr) // 4} train "
+          f"{len(te) // 4} test, linear {lin_err:.5f}", flush=True)
     for epoch in range(epochs):
         for g in opt.param_groups:
             g["lr"] = lr * (0.1 if epoch >= 2 * epochs // 3 else 1)
