@@ -6,7 +6,9 @@
  *   GP, GPU    the prefix in lower and upper case (dv, DV): GP_gen ..., GPU_POINTS ...
  *   POS        the position type (DvPos)
  *   GAME_NET   (optional) the game has an evaluation network: GP_net_set, GP_net_check and
- *              GPU_NET_FEATURES, GPU_NET_HIDDEN, GPU_NET_BUCKETS (its <game>_nnue.h)
+ *              GPU_NET_FEATURES, GPU_NET_HIDDEN, GPU_NET_BUCKETS (its <game>_nnue.h), and
+ *              GP_copy, which copies a position (the search's copy-make), leaving out the
+ *              network's part where it is not kept
  *   GAME_SEARCH_VALUES(X)  the search parameters whose value the game changes, X(name, value)
  *              each (search_params.h); empty when the shared defaults serve
  * The game's header defines GPU_POINTS, GPU_MAX_MOVES, GPU_TURN_ACTIONS, GPU_NWEIGHTS and
@@ -41,6 +43,11 @@
 #define GU(name) CAT(CAT(GPU, _), name) /* game constant: DV_POINTS ... */
 #define S(name) CAT(CAT(name, _), GP)   /* this instantiation: node_dv ... */
 #define MAXMOVES GU(MAX_MOVES)
+#ifdef GAME_NET
+#define COPY_POS(dst, src) G(copy)((dst), (src))
+#else
+#define COPY_POS(dst, src) (*(dst) = *(src))
+#endif
 
 _Static_assert(sizeof(POS) <= GAME_POS_BYTES, "GAME_POS_BYTES (game_ops.h) is too small for " STR(POS));
 _Static_assert(GU(MAX_MOVES) <= CORE_MAX_MOVES, "core_legal's buffer (CORE_MAX_MOVES) is too small");

@@ -387,7 +387,7 @@ uint64_t dv_perft_stoppable(const DvPos *p, int depth, const int32_t *stop, int 
 int dv_null_move(const DvPos *p, DvPos *out)
 {
     if (p->phase != 1) return 0;  /* placements alternate by count: no pass to imagine */
-    *out = *p;
+    dv_copy(out, p);
     out->side ^= 1;
     out->hash ^= KEY_SIDE;
     return 1;

@@ -395,29 +395,35 @@ static inline __attribute__((always_inline)) void eval_parts(const DvPos *p, con
     else stacking_eval(p, w, tr, e);
 }
 
+/* The named weights' evaluation for the sides in want (bit c: colour c), unless a network
+ * values p alone; then the network's output added where it values p. */
+static inline void eval_sides(const DvPos *p, int want, int32_t out[2])
+{
+    int net = __builtin_expect(p->acc_ok, 0);
+    out[0] = out[1] = 0;
+    if (!net || dv_net.added) {
+        DvParts e;
+        eval_parts(p, &dv_weights.w, NULL, &e);
+        for (int c = 0; c < 2; c++)
+            if (want >> c & 1) out[c] = side_eval(&e, &dv_weights.w, c, NULL);
+    }
+    if (net) {
+        int stacks = popcount64(p->occ);
+        for (int c = 0; c < 2; c++)
+            if (want >> c & 1) out[c] += dv_net_output(p->acc, c, stacks);
+    }
+}
+
 int dv_eval(const DvPos *p)
 {
     int32_t out[2];
-    dv_eval_pair(p, out);
+    eval_sides(p, 1 << p->side, out);
     return out[p->side];
 }
 
 void dv_eval_pair(const DvPos *p, int32_t out[2])
 {
-    int net = p->acc_ok;
-    if (net && !dv_net.added) {
-        out[0] = out[1] = 0;
-    } else {
-        DvParts e;
-        eval_parts(p, &dv_weights.w, NULL, &e);
-        out[0] = side_eval(&e, &dv_weights.w, 0, NULL);
-        out[1] = side_eval(&e, &dv_weights.w, 1, NULL);
-    }
-    if (net) {
-        int stacks = popcount64(p->occ);
-        out[0] += dv_net_output(p->acc, 0, stacks);
-        out[1] += dv_net_output(p->acc, 1, stacks);
-    }
+    eval_sides(p, 3, out);
 }
 
 int dv_eval_terms(const DvPos *p, double *terms)
