@@ -32,11 +32,11 @@ from engine.tools import cli
 RANDOM_PLIES = 6  # opening moves played at random, for games without seeded layouts
 
 
-def start(game_name: str, seed: int, plies: int):
-    """A diversified start: the game's seeded random layout if it has them, then `plies`
-    random moves."""
+def start(game_name: str, seed: int, plies: int, position: str = ""):
+    """A diversified start: the position given, else the game's seeded random layout if it has
+    them; then `plies` random moves."""
     cls = GAMES[game_name]
-    game = cls.start(seed if cls.has_openings else None)
+    game = cls.from_position(position) if position else cls.start(seed if cls.has_openings else None)
     rng = random.Random(seed)
     for _ in range(plies):
         if game.over:
@@ -46,31 +46,57 @@ def start(game_name: str, seed: int, plies: int):
 
 
 
+def sideline_rows(game, played, options: Options, rng: random.Random, count: int, index: int) -> list[dict]:
+    """Up to `count` positions after a random move other than the one played, each with its own
+    search score and no result (the game never reached them)."""
+    others = [m for m in game.legal_moves() if m != played]
+    rows = []
+    for move in rng.sample(others, min(count, len(others))):
+        child = type(game).from_position(game.position())
+        child.push(move)
+        if child.over:
+            continue
+        thought = think(child, options, Clock())
+        if thought.score is not None:
+            rows.append({"game": game.name, "position": child.position(), "side": child.side,
+                         "score": thought.score, "index": index, "result": None, "sideline": True})
+    return rows
+
+
 def play_game(game_name: str, index: int, seed: int, nodes: int, plies: int,
-              weights: str = "") -> list[dict]:
+              weights: str = "", position: str = "", sidelines: int = 0,
+              sideline_stacks: int = 0) -> list[dict]:
     """One self-play game; its searched positions with the final result.  weights: the text
-    of a weights file to load first (read once by the caller: a Ray task may run elsewhere)."""
+    of a weights file to load first (read once by the caller: a Ray task may run elsewhere).
+    With sidelines, each stacking position of at most sideline_stacks stacks also gives that many
+    positions after other moves."""
     if weights:
         cli.apply_weights(weights, game_name)
-    game = start(game_name, seed * 100_003 + index, plies)
+    game = start(game_name, seed * 100_003 + index, plies, position)
     options = Options(nodes=nodes, info="off", seed=seed * 7919 + index)
-    rows = []
+    rng = random.Random(seed * 31 + index)
+    rows, side_rows = [], []
     while not game.over:
         position, side = game.position(), game.side
         thought = think(game, options, Clock())
         if thought.score is not None:
             rows.append({"game": game_name, "position": position, "side": side,
                          "score": thought.score, "index": index})
+            if sidelines and game.phase == "movement" and \
+                    sum(1 for cell in game.cells if cell) <= sideline_stacks:
+                side_rows += sideline_rows(game, thought.move, options, rng, sidelines, index)
         game.push(thought.move)
     result = game.white_points()
     for row in rows:
         row["result"] = result
-    return rows
+    return rows + side_rows
 
 
 def run_local(args, weights: str):
     for index in range(args.games):
-        yield play_game(args.game, index, args.seed, args.nodes, args.opening_plies, weights)
+        yield play_game(args.game, index, args.seed, args.nodes, args.opening_plies, weights,
+                        args.starts[index % len(args.starts)] if args.starts else "",
+                        args.sidelines, args.sideline_stacks)
 
 
 def run_ray(args, weights: str):
@@ -91,9 +117,14 @@ def parse_args(argv=None):
                         "none for a game with seeded random layouts)")
     parser.add_argument("--weights", default="", help="weights file the engine loads first")
     parser.add_argument("--out", help="file to write (default stdout)")
+    parser.add_argument("--starts", help="file of start positions, one a line (game i starts at line i)")
+    parser.add_argument("--sidelines", type=int, default=0,
+                        help="positions after other random moves searched at each stacking position")
+    parser.add_argument("--sideline-stacks", type=int, default=49, help="only at most this many stacks")
     parser.add_argument("--ray", action="store_true", help="run the games as Ray tasks")
     parser.add_argument("--ray-cpus", type=int, default=0, help="CPUs for a local Ray (default all)")
     args = parser.parse_args(argv)
+    args.starts = [line.strip() for line in open(args.starts)] if args.starts else []
     if args.games < 1 or args.nodes < 1:
         parser.error("--games and --nodes must be positive")
     if args.opening_plies is None:

@@ -12,7 +12,8 @@ from engine.tools.tune import held_out_games
 
 def targets(np, results, scores, lam: float, scale: float):
     """lam x result + (1 - lam) x sigmoid(score / scale), the side to act's."""
-    return lam * results + (1.0 - lam) / (1.0 + np.exp(-np.clip(scores / scale, -30, 30)))
+    predicted = 1.0 / (1.0 + np.exp(-np.clip(scores / scale, -30, 30)))
+    return np.where(np.isnan(results), predicted, lam * results + (1.0 - lam) * predicted)
 
 
 def held_out_error(torch, model, tensors, test) -> float:

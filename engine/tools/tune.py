@@ -104,7 +104,8 @@ def positions(game_name: str, paths: list[str], phase: str = "", min_occupied: i
                 if (phase and game.phase != phase) or \
                         sum(1 for cell in game.cells if cell) < min_occupied:
                     continue
-                result = item["result"] if game.side == 0 else 1.0 - item["result"]
+                result = float("nan") if item["result"] is None else \
+                    item["result"] if game.side == 0 else 1.0 - item["result"]
                 index = int(item.get("index", 0))
             except (ValueError, KeyError, TypeError, OverflowError) as e:
                 raise cli.ToolError(f"{path}:{number}: bad line ({e})") from None
