@@ -117,6 +117,7 @@ def parse_args(argv=None):
                         "none for a game with seeded random layouts)")
     parser.add_argument("--weights", default="", help="weights file the engine loads first")
     parser.add_argument("--out", help="file to write (default stdout)")
+    parser.add_argument("--network", help="DVONN network file the engine loads first (weights load)")
     parser.add_argument("--starts", help="file of start positions, one a line (game i starts at line i)")
     parser.add_argument("--sidelines", type=int, default=0,
                         help="positions after other random moves searched at each stacking position")
@@ -144,6 +145,9 @@ def run(argv=None) -> int:
         print(f"selfplay: the compiled core is unavailable: {core.UNAVAILABLE_REASON}", file=sys.stderr)
         return 1
     weights = cli.weights_text(args.weights) if args.weights else ""
+    if args.network:
+        from engine import network
+        network.load(args.network)
     if weights:
         cli.apply_weights(weights, args.game, args.weights)  # a bad name fails now, not in a game
     with (cli.atomic_output(args.out) if args.out else contextlib.nullcontext(sys.stdout)) as out:
