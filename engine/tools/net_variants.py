@@ -13,6 +13,10 @@
       NET with its output negated
   python3 -m engine.tools.net_variants zero MAX_STACKS OUT
       a correction (mode 2) of zero at MAX_STACKS stacks or fewer
+  python3 -m engine.tools.net_variants errors NET {line,side} FILE...
+      the mean and mean absolute difference between the search score and the linear evaluation,
+      and with NET added, over the unproven stacking positions NET values on the games' lines
+      (line) or off them (side)
 """
 from __future__ import annotations
 
@@ -92,6 +96,28 @@ def centre(src: str, out: str, paths: list[str]) -> None:
     _write(net, out)
 
 
+def errors(src: str, which: str, paths: list[str]) -> None:
+    net = _read(src)
+    rows = []
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                item = json.loads(line)
+                if bool(item.get("sideline")) != (which == "side") or abs(item["score"]) >= PROVEN:
+                    continue
+                game = GAMES["dvonn"].from_position(item["position"])
+                if game.phase == "movement" and stacks(item["position"]) <= net.max_stacks:
+                    rows.append((game, item["score"]))
+    network.unload("dvonn")
+    linear = [s - core.evaluate("dvonn", list(g.cells), g.side, 1) for g, s in rows]
+    network.install(net, "errors")
+    added = [s - core.evaluate("dvonn", list(g.cells), g.side, 1) for g, s in rows]
+    network.unload("dvonn")
+    for name, values in (("linear", linear), ("with the network", added)):
+        print(f"{name}: {len(values)} positions, mean {statistics.mean(values):+.1f}, "
+              f"mean absolute {statistics.mean(abs(v) for v in values):.1f}")
+
+
 def variant(net: network.Network, w1=None, w2=None, b2=None) -> network.Network:
     return network.Network("dvonn", net.features, net.hidden, net.buckets, net.scale, net.mode,
                            net.max_stacks, w1 if w1 is not None else net.w1, net.b1,
@@ -104,6 +130,8 @@ def main(argv: list[str]) -> int:
         starts(rest[0], int(rest[1]), rest[2:])
     elif command == "centre":
         centre(rest[0], rest[1], rest[2:])
+    elif command == "errors":
+        errors(rest[0], rest[1], rest[2:])
     elif command == "shuffle":
         net = _read(rest[0])
         weights = list(net.w1)
