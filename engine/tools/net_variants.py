@@ -11,6 +11,8 @@
       NET with its first layer's weights shuffled (seed 7): the same spread, no meaning
   python3 -m engine.tools.net_variants negate NET OUT
       NET with its output negated
+  python3 -m engine.tools.net_variants scale NET FACTOR OUT
+      NET with its output times FACTOR
   python3 -m engine.tools.net_variants zero MAX_STACKS OUT
       a correction (mode 2) of zero at MAX_STACKS stacks or fewer
   python3 -m engine.tools.net_variants errors NET {line,side} FILE...
@@ -140,6 +142,11 @@ def main(argv: list[str]) -> int:
     elif command == "negate":
         net = _read(rest[0])
         _write(variant(net, w2=array("h", [-x for x in net.w2]), b2=array("i", [-x for x in net.b2])), rest[1])
+    elif command == "scale":
+        net = _read(rest[0])
+        _write(network.Network("dvonn", net.features, net.hidden, net.buckets,
+                               int(round(net.scale * float(rest[1]))), net.mode, net.max_stacks,
+                               net.w1, net.b1, net.w2, net.b2), rest[2])
     elif command == "zero":
         features = POINTS * KINDS
         _write(network.Network("dvonn", features, HIDDEN, BUCKETS, 400, 2, int(rest[0]),
