@@ -12,7 +12,7 @@ README = REPO / "README.md"
 OWN_DOCS = [README, REPO / "docs" / "strength.md", REPO / "docs" / "performance.md",
             REPO / "docs" / "architecture.md"]
 TOOLS = ["gipf-engine", "gipf-gui", "gipf-match", "gipf-review", "gipf-bridge", "gipf-littlegolem",
-         "gipf-codecup", "gipf-codecup-referee", "gipf-regress", "gipf-selfplay", "gipf-tune",
+         "gipf-codecup", "gipf-codecup-referee", "gipf-regress", "gipf-selfplay", "gipf-tune", "gipf-decisions",
          "gipf-spsa", "gipf-book", "gipf-bench", "gipf-bench-live",
          "gipf-bench-protocol", "gipf-bench-solver", "gipf-clock-profile"]
 # Pages other parts of the project write; README links to them. Each is checked like any other

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 TOOLS = ["bench", "bench_live", "bench_protocol", "bench_solver", "book", "bridge",
-         "clock_profile", "codecup", "codecup_referee", "match", "regress", "review", "selfplay",
-         "spsa", "tune"]
+         "clock_profile", "codecup", "codecup_referee", "decisions", "match", "regress", "review",
+         "selfplay", "spsa", "tune"]
 VALUES = ["dvonn", "tzaar", "both", "0", "1", "-1", "7", "0.5", "-0.5", "1e9", "nan", "inf", "x",
           "", "-", "'", '"', "a;b", "/nonexistent", "/nonexistent/x", "/dev/zero", "/dev/null",
           "search_lmp:3:0:10:1", "dvonn.field:1:0:2:1", "fixed", "random", "text", "json", "w"]
@@ -64,6 +64,7 @@ WORK = {  # module -> the names replaced by a stand-in
     "bench_solver": {"finished_games": stop},
     "book": {"run_local": stop, "run_ray": stop},
     "clock_profile": {},
+    "decisions": {"build": stop, "score": stop},
     "bridge": {}, "codecup": {}, "codecup_referee": {}, "match": {}, "regress": {},
     "review": {"check_engine": stop, "review_record": stop},
     "selfplay": {"run_local": stop, "run_ray": stop},

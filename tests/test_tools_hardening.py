@@ -13,8 +13,8 @@ from conftest import HAND_BUILT_TZAAR, REPO
 
 PY = sys.executable
 TOOLS = ["bench", "bench_live", "bench_protocol", "bench_solver", "book", "bridge",
-         "clock_profile", "codecup", "codecup_referee", "littlegolem", "match", "regress", "review",
-         "selfplay", "spsa", "tune"]
+         "clock_profile", "codecup", "codecup_referee", "decisions", "littlegolem", "match", "regress",
+         "review", "selfplay", "spsa", "tune"]
 
 
 def tool_target(name: str) -> str:
@@ -72,6 +72,9 @@ def bad_paths(tmp_path):
     ("clock_profile", ["{}"]),
     ("selfplay", ["--game", "dvonn", "--weights", "{}"]),
     ("spsa", ["--game", "dvonn", "--out", "{out}", "--params", "{}"]),
+    ("decisions", ["build", "--points", "5-9", "--out", "{out}", "{}"]),
+    ("decisions", ["score", "{}"]),
+    ("decisions", ["score", "--weights", "{}", "{}"]),
 ])
 def test_a_device_fifo_folder_binary_or_missing_file_is_one_line_and_status_1(
         name, argv, bad_paths, capsys, tmp_path):
