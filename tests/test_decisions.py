@@ -3,6 +3,7 @@ build continued to the same file, the counting of given-away results, and one-li
 from __future__ import annotations
 
 import json
+import os
 from functools import lru_cache
 
 import pytest
@@ -152,3 +153,16 @@ def test_a_bad_points_range_is_a_usage_error(tmp_path, capsys, points):
         decisions.main(["build", "--points", points, "--out", str(tmp_path / "b.jsonl"), "x.jsonl"])
     assert exit_status.value.code == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def _dies(item):
+    os._exit(3)  # a worker killed mid-search (the OOM killer, a signal)
+
+
+def test_a_search_process_that_dies_is_one_error_not_a_hang(tmp_path, selfplay_file, capsys, monkeypatch):
+    bench = tmp_path / "bench.jsonl"
+    build(bench, selfplay_file, 2)
+    monkeypatch.setattr(decisions, "decide", _dies)
+    capsys.readouterr()
+    assert decisions.main(["score", str(bench), "--workers", "2"]) == 1
+    assert capsys.readouterr().err == "decisions: a search process ended unexpectedly\n"

@@ -25,10 +25,11 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import os
 import random
 import sys
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Optional
 
@@ -131,16 +132,21 @@ def build(game_name: str, low: int, high: int, count: int, seed: int, solve_ms: 
     if kept >= count:
         return kept
     jobs = [(game_name, position, solve_ms) for position in order]
-    with open(out, "a", encoding="utf-8") as f, multiprocessing.Pool(workers) as pool:
-        for (_, position, _), values in zip(jobs, pool.imap(exact_values, jobs, chunksize=2)):
-            if values is None or not has_decision(values):
-                continue
-            f.write(json.dumps({"game": game_name, "position": position, "seed": seed,
-                                "values": values}) + "\n")
-            f.flush()  # an interrupted run keeps every position it finished
-            kept += 1
-            if kept >= count:
-                break
+    with open(out, "a", encoding="utf-8") as f, ProcessPoolExecutor(workers) as pool:
+        try:
+            for (_, position, _), values in zip(jobs, pool.map(exact_values, jobs, chunksize=2)):
+                if values is None or not has_decision(values):
+                    continue
+                f.write(json.dumps({"game": game_name, "position": position, "seed": seed,
+                                    "values": values}) + "\n")
+                f.flush()  # an interrupted run keeps every position it finished
+                kept += 1
+                if kept >= count:
+                    break
+        except BrokenProcessPool:
+            raise cli.ToolError("a solver process ended unexpectedly; run again to continue") from None
+        finally:
+            pool.shutdown(cancel_futures=True)
     return kept
 
 
@@ -188,9 +194,12 @@ def read_bench(path: str) -> list[tuple[str, str, dict[str, int]]]:
 def score(items, nodes: int, evaluators: list[tuple[str, str]], workers: int, game_name: str):
     """(evaluator name, outcomes) per evaluator: (name, weights text), "" for the engine's own."""
     for name, weights in evaluators:
-        with multiprocessing.Pool(workers, initializer=_start_worker,
-                                  initargs=(game_name, weights, name, nodes)) as pool:
-            yield name, pool.map(decide, items, chunksize=8)
+        with ProcessPoolExecutor(workers, initializer=_start_worker,
+                                 initargs=(game_name, weights, name, nodes)) as pool:
+            try:
+                yield name, list(pool.map(decide, items, chunksize=8))
+            except BrokenProcessPool:
+                raise cli.ToolError("a search process ended unexpectedly") from None
 
 
 def summary(name: str, outcomes: list[Outcome], first: Optional[list[Outcome]]) -> str:
