@@ -102,12 +102,18 @@ def states(driver) -> int:
     return int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-states") or 0)
 
 
+def retype(field, text: str) -> None:
+    """Replace a text field's value as a user does, then leave it (the change event sends it).
+    WebDriver's clear() leaves the field, and a state arriving before the typing would refill
+    it; selecting all inside the focused field keeps the page from writing to it."""
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(text + "\t")
+
+
 def open_page(driver, url: str, game: str) -> None:
     driver.get(url)
     wait(driver, lambda d: states(d) >= 1, "the first state")
-    time_ms = driver.find_element(By.ID, "time-ms")
-    time_ms.clear()
-    time_ms.send_keys("100\t")  # the change event sends it
+    retype(driver.find_element(By.ID, "time-ms"), "100")
     wait(driver, lambda d: states(d) >= 2, "the state after the time setting")
     select = Select(driver.find_element(By.ID, "game"))
     if select.first_selected_option.get_attribute("value") != game:
@@ -295,8 +301,7 @@ def test_a_resigned_record_is_a_finished_game_and_ignored_actions_get_a_word(
     assert f"{taken[0]}: this piece cannot be chosen now" in message(d)
     time_ms = d.find_element(By.ID, "time-ms")
     for bad in ("5", "abc"):
-        time_ms.clear()
-        time_ms.send_keys(bad + "\t")
+        retype(time_ms, bad)
         wait(d, lambda d: "Engine time: a whole number of milliseconds from 10" in message(d),
              f"the refusal of {bad}")
     load_record(d, tmp_path, "Site [www.littlegolem.net] 1. d3 e3 2. f3 resign\n")

@@ -16,6 +16,7 @@ from test_gui_browser import (  # noqa: F401 - the module's fixtures: one server
     message,
     moves,
     open_page,
+    retype,
     screenshot,
     server_url,
     set_analysis,
@@ -197,9 +198,7 @@ def test_clocks_count_down_and_a_flag_fall_ends_the_game_in_words(server_url, br
     before = states(d)
     Select(d.find_element(By.ID, "time-mode")).select_by_value("game")
     wait(d, lambda d: states(d) > before, "time per game")
-    field = d.find_element(By.ID, "time-ms")
-    field.clear()
-    field.send_keys("4000\t")
+    retype(d.find_element(By.ID, "time-ms"), "4000")
     wait(d, lambda d: d.find_element(By.ID, "clocks").is_displayed() and clock_ms(d, "w") > 3000,
          "the clocks")
     assert clock_ms(d, "b") == 4000
@@ -216,9 +215,7 @@ def test_clocks_count_down_and_a_flag_fall_ends_the_game_in_words(server_url, br
     click_point(d, "E3")
     assert "The game is over" in message(d)
     Select(d.find_element(By.ID, "time-mode")).select_by_value("move")
-    field = d.find_element(By.ID, "time-ms")
-    field.clear()
-    field.send_keys("100\t")
+    retype(d.find_element(By.ID, "time-ms"), "100")
     wait(d, lambda d: not d.find_element(By.ID, "clocks").is_displayed(), "no clocks again")
 
 
