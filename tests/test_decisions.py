@@ -76,6 +76,16 @@ def test_an_interrupted_build_continues_to_what_one_run_writes(tmp_path, selfpla
     assert build(parts, selfplay_file, 5, seed=2) == 1  # another order: not this file's run
 
 
+def test_a_line_a_killed_build_left_half_written_is_cut_before_it_continues(tmp_path, selfplay_file):
+    whole, parts = tmp_path / "whole.jsonl", tmp_path / "parts.jsonl"
+    assert build(whole, selfplay_file, 4) == 0
+    assert build(parts, selfplay_file, 2) == 0
+    with open(parts, "a") as f:
+        f.write('{"game": "dvonn", "position": "dvonn b mo')
+    assert build(parts, selfplay_file, 4) == 0
+    assert parts.read_text() == whole.read_text()
+
+
 def chosen_move(position: str, nodes: int) -> str:
     game = GAMES["dvonn"].from_position(position)
     core.clear_hash()

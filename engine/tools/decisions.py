@@ -6,7 +6,8 @@ those where the moves do not all lead to the same result: positions with a decis
 right. It writes one JSON object a line,
   {"game": "dvonn", "position": "<position string>", "seed": <--seed>, "values": {"<move>":
    <exact final value, the mover's view (DVONN: the height margin; TZAAR: +1 or -1)>, ...}}
-and continues an interrupted run where it stopped (the same arguments and --out).
+and continues an interrupted run where it stopped (the same arguments and --out; a line a
+killed run left half written is cut first).
 
 `score` searches every position of such a file at a fixed node count from an empty table, once
 with the engine's own evaluation and once per --weights file, and counts the moves that give the
@@ -116,10 +117,31 @@ def has_decision(values: dict[str, int]) -> bool:
     return len({result_class(v) for v in values.values()}) > 1
 
 
+def drop_unfinished_line(path: str) -> None:
+    """Cut a line a killed run left half written from the end of the file."""
+    size = os.path.getsize(path)
+    with open(path, "rb+") as f:
+        end = size
+        while end > 0:
+            start = max(0, end - 65536)
+            f.seek(start)
+            chunk = f.read(end - start)
+            if end == size and chunk.endswith(b"\n"):
+                return
+            cut = chunk.rfind(b"\n")
+            if cut >= 0:
+                f.truncate(start + cut + 1)
+                return
+            end = start
+        f.truncate(0)
+
+
 def build(game_name: str, low: int, high: int, count: int, seed: int, solve_ms: float,
           workers: int, out: str, paths: list[str]) -> int:
     """Write up to `count` positions with a decision to `out`, after those it holds already."""
     order = candidates(game_name, low, high, seed, paths)
+    if os.path.isfile(out):
+        drop_unfinished_line(out)
     written = _rows(out) if os.path.exists(out) else []
     done = [row["position"] for row in written]
     if done:
