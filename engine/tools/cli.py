@@ -205,6 +205,13 @@ def bounded_lines(stream, *, limit: int, name: str = "standard input"):
             raise ToolError(f"{name}: line {number} is not UTF-8 text (byte {e.start})") from None
 
 
+def positive(text: str) -> int:
+    """argparse type of a count or a budget: a whole number from 1."""
+    if not (text.isascii() and text.isdigit()) or int(text) < 1 or len(text) > 9:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1")
+    return int(text)
+
+
 def command(text: str) -> str:
     """argparse type of an option that names a command to start: not empty (a command that
     cannot be split or started is the starting code's one-line error)."""

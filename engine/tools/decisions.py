@@ -35,11 +35,9 @@ from dataclasses import dataclass
 from typing import Optional
 
 from engine import core
-from engine.bounded_read import InputError, read_text
 from engine.games import GAMES
 from engine.tools import cli
-
-MAX_FILE_BYTES = 1 << 30  # a self-play or bench file; a million positions is about 300 MB
+from engine.tools.tune import MAX_DATA_BYTES
 
 
 def occupied(game) -> int:
@@ -48,10 +46,7 @@ def occupied(game) -> int:
 
 def _rows(path: str) -> list[dict]:
     """The JSON objects of a file, one a line; ToolError on a file or line it cannot read."""
-    try:
-        text = read_text(path, MAX_FILE_BYTES)
-    except InputError as e:
-        raise cli.ToolError(str(e)) from None
+    text = cli.read_input(path, MAX_DATA_BYTES)
     rows = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -247,16 +242,6 @@ def points_range(text: str) -> tuple[int, int]:
     return low_n, high_n
 
 
-def positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not positive")
-    return value
-
-
 def main(argv=None) -> int:
     return cli.guarded(run, argv, "decisions")
 
@@ -269,19 +254,19 @@ def run(argv=None) -> int:
     b.add_argument("--game", choices=sorted(GAMES), default="dvonn", help="the game (default dvonn)")
     b.add_argument("--points", type=points_range, required=True, metavar="LOW-HIGH",
                    help="occupied points (DVONN: stacks) a position has")
-    b.add_argument("--count", type=positive, default=1000, help="positions to keep (default 1000)")
+    b.add_argument("--count", type=cli.positive, default=1000, help="positions to keep (default 1000)")
     b.add_argument("--seed", type=int, default=1, help="the order positions are tried in (default 1)")
-    b.add_argument("--solve-ms", type=positive, default=1000,
+    b.add_argument("--solve-ms", type=cli.positive, default=1000,
                    help="the solver's budget for each move; a position with a move it does not "
                         "solve in time is left out (default 1000)")
-    b.add_argument("--workers", type=positive, default=os.cpu_count() or 1, help="processes (default: one a core)")
+    b.add_argument("--workers", type=cli.positive, default=os.cpu_count() or 1, help="processes (default: one a core)")
     b.add_argument("--out", required=True, help="the file to write or continue")
     s = commands.add_parser("score", help="how often fixed-node searches give a result away")
     s.add_argument("bench", help="a file gipf-decisions build wrote")
-    s.add_argument("--nodes", type=positive, default=20000, help="nodes a search (default 20000)")
+    s.add_argument("--nodes", type=cli.positive, default=20000, help="nodes a search (default 20000)")
     s.add_argument("--weights", action="append", default=[], metavar="FILE",
                    help="a weights file (`weights load`'s format) to compare; repeatable")
-    s.add_argument("--workers", type=positive, default=os.cpu_count() or 1, help="processes (default: one a core)")
+    s.add_argument("--workers", type=cli.positive, default=os.cpu_count() or 1, help="processes (default: one a core)")
     a = ap.parse_args(argv)
     if not core.AVAILABLE:
         print(f"decisions: the compiled core is unavailable: {core.UNAVAILABLE_REASON}", file=sys.stderr)

@@ -37,12 +37,6 @@ from engine.tools.cli import require_compiled
 EXTENSIONS = {"text": "txt", "json": "json", "html": "html"}
 
 
-def positive(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) < 1 or len(text) > 9:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1")
-    return int(text)
-
-
 def thresholds() -> str:
     """The marks' thresholds of each game, as the judges hold them."""
     parts = []
@@ -62,11 +56,11 @@ def parse_args(argv):
     source.add_argument("--example", choices=sorted(example_records()),
                         help="review the shipped example record of this game")
     limit = parser.add_mutually_exclusive_group()
-    limit.add_argument("--movetime", type=positive, metavar="MS",
+    limit.add_argument("--movetime", type=cli.positive, metavar="MS",
                        help="search time per position (default 1000)")
-    limit.add_argument("--depth", type=positive, metavar="N",
+    limit.add_argument("--depth", type=cli.positive, metavar="N",
                        help="fixed search depth per position (reproducible)")
-    parser.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, metavar="N",
+    parser.add_argument("--jobs", type=cli.positive, default=os.cpu_count() or 1, metavar="N",
                         help="engine processes at once (default: the number of cores)")
     parser.add_argument("--format", choices=sorted(EXTENSIONS), default="text",
                         help="the report: a text table, JSON, or an HTML page with the graph")
