@@ -37,7 +37,8 @@ static inline int dv_move_order(const DvPos *p, uint32_t move)
     /* without branches: which targets are enemy or red stacks is anyone's guess */
     int h = p->height[t] > 10 ? 10 : p->height[t];
     int enemy = (int)(p->col[p->side ^ 1] >> t & 1), red = (int)(p->red >> t & 1);
-    return 100 + enemy * (300 + 20 * h) + red * 200;
+    int endgame = popcount64(p->occ) <= dv_weights.w.order_unreduced_stacks;
+    return 100 + enemy * (300 + 20 * h) + red * 200 + endgame * 200;
 }
 
 #endif
