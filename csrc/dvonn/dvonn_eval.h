@@ -32,6 +32,7 @@
     X(stuck_pieces, 25, "stacking: per piece in an own stack with nowhere to land, ever (cells only empty)") \
     X(capture_now, -3, "stacking: per piece of the tallest enemy stack the side to act can land on") \
     X(capture_next, 9, "stacking: per piece of the tallest stack of the side to act its opponent can land on") \
+    X(order_policy, 0, "search: 1 = stacking moves ordered by the learned terms of dvonn_order.h") \
     DV_STACK_TABLE(X)
 
 /* Placement: a value per own piece by how near the reds it is (next to one / two steps / farther),
