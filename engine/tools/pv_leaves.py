@@ -4,7 +4,8 @@
       COUNT positions of MIN to MAX stacks drawn from the gipf-selfplay files (lines and side
       lines, unproven; seeded choice); each searched SEARCH_NODES nodes with NET loaded, its
       principal variation played out, and the position it ends in searched LABEL_NODES nodes
-      without a network (a proven result written as the edge of the unproven range, ±2999 or 0).  Written as side-line rows gipf-train reads (score only, no result).
+      without a network (a proven result written as the edge of the unproven range, ±2999 or
+      0).  Written as side-line rows gipf-train reads (score only, no result).
 
 A correction learnt from the games' positions errs alike in related positions, and a search that
 looks for the leaf it values most finds where it errs in its favour.  These rows are those leaves,
@@ -14,7 +15,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import os
 import random
 import sys
 
