@@ -1,11 +1,12 @@
 """DVONN training positions the search compares: every child of a game position, each valued.
 
-  python3 -m engine.tools.children OUT LABEL_NODES COUNT SEED MIN MAX FILE...
+  python3 -m engine.tools.children OUT LABEL COUNT SEED MIN MAX FILE...
       COUNT positions of MIN to MAX stacks drawn from the gipf-selfplay files (stacking,
       unproven; seeded choice); for each, every legal stack move is played and the position it
-      gives searched LABEL_NODES nodes with the linear evaluation (a proven result written as
-      the edge of the unproven range, ±2999 or 0).  The children of one parent share an
-      `index`, so gipf-train holds them out together and a sibling loss can compare them.
+      gives searched with the linear evaluation, LABEL nodes (checked every 1,024) or, written
+      dN, to depth N (a proven result written as the edge of the unproven range, ±2999 or 0).
+      The children of one parent share an `index`, so gipf-train holds them out together and
+      a sibling loss can compare them.
 
 A search decides between siblings: an evaluation that is right about the position as a whole
 but wrong about which child is better changes no decision but the wrong ones.  These rows let
@@ -23,12 +24,12 @@ from engine.games import GAMES
 from engine.tools.decisions import stacks
 from engine.tools.tune import PROVEN
 
-_label_nodes = 0
+_limit: dict = {}
 
 
-def _start(label_nodes: int) -> None:
-    global _label_nodes
-    _label_nodes = label_nodes
+def _start(label: str) -> None:
+    """The labelling search's limit: N nodes, or dN plies."""
+    _limit.update({"depth": int(label[1:])} if label.startswith("d") else {"nodes": int(label)})
 
 
 def _children(item: tuple[int, str]) -> list[dict]:
@@ -43,7 +44,7 @@ def _children(item: tuple[int, str]) -> list[dict]:
         game.push(move)
         if not game.over:
             core.clear_hash()
-            label = core.search("dvonn", list(game.cells), game.side, 1, nodes=_label_nodes, seed=number)
+            label = core.search("dvonn", list(game.cells), game.side, 1, seed=number, **_limit)
             proven = abs(label.score) >= PROVEN
             value = 2999 * ((label.score > 0) - (label.score < 0)) if proven else label.score
             rows.append({"game": "dvonn", "position": game.position(), "side": game.side, "score": value,
@@ -57,7 +58,8 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     out = argv[0]
-    label_nodes, count, seed, low, high = (int(a) for a in argv[1:6])
+    label = argv[1]
+    count, seed, low, high = (int(a) for a in argv[2:6])
     found = set()
     for path in argv[6:]:
         with open(path) as f:
@@ -70,7 +72,7 @@ def main(argv: list[str]) -> int:
     random.Random(seed).shuffle(chosen)
     chosen = chosen[:count]
     written = parents = 0
-    with open(out, "a") as f, multiprocessing.Pool(2, initializer=_start, initargs=(label_nodes,)) as pool:
+    with open(out, "a") as f, multiprocessing.Pool(2, initializer=_start, initargs=(label,)) as pool:
         for rows in pool.imap(_children, enumerate(chosen, seed * 1_000_000), chunksize=4):
             for row in rows:
                 f.write(json.dumps(row) + "\n")
