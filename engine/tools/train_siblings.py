@@ -3,8 +3,9 @@ error in how a parent's children differ from one another (each child's value les
 its siblings'), which is what a search's decisions depend on.
 
   python3 -m engine.tools.train_siblings OUT WEIGHT EPOCHS LR DECAY MAX_STACKS CACHE \
-      --base FILE... --children FILE...
-      CACHE: a folder for the encoded files, as gipf-train --cache.
+      [--hidden N] --base FILE... --children FILE...
+      CACHE: a folder for the encoded files, as gipf-train --cache.  --hidden N (before
+      --base) trains a first layer N wide instead of 32; the core loads only 32.
       --base: gipf-selfplay files (position error only); --children: engine.tools.children
       files (position error, and WEIGHT x the sibling error).  Target: the search score's win
       probability (lam 0).  A fifth of the games and of the parents is held out.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import math
 import sys
 
+from engine.tools import train
 from engine.tools.train import FEATURES, export, load, make_model
 from engine.tools.train_loop import _write_atomically
 from engine.tools.tune import held_out_games
@@ -42,7 +44,11 @@ def main(argv: list[str]) -> int:
     out, weight, epochs, lr, decay, max_stacks = argv[0], float(argv[1]), int(argv[2]), float(argv[3]), \
         float(argv[4]), int(argv[5])
     cache = argv[6]
-    base_files, child_files = _split(argv[7:])
+    rest = argv[7:]
+    if rest[:1] == ["--hidden"]:
+        train.HIDDEN = int(rest[1])  # make_model and export read the module's width
+        rest = rest[2:]
+    base_files, child_files = _split(rest)
     scale = 400.0 / (math.log(10.0) * 0.708)
     torch.manual_seed(1)
 
